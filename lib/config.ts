@@ -1,0 +1,64 @@
+import { Value } from '@sinclair/typebox/value'
+import { Config } from '../schemas/env.js'
+
+type Env = Record<string, string | undefined>
+
+function int (env: Env, name: string, fallback: number): number {
+  const v = env[name]
+  if (v === undefined || v === '') return fallback
+  const n = Number(v)
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${v}"`)
+  return n
+}
+function optInt (env: Env, name: string): number | null {
+  const v = env[name]
+  return v === undefined || v === '' ? null : int(env, name, 0)
+}
+function optRate (env: Env, name: string): number | null {
+  const v = env[name]
+  if (v === undefined || v === '') return null
+  const n = Number(v)
+  if (!(n > 0)) throw new Error(`${name} must be a positive number of requests per second, got "${v}"`)
+  return n
+}
+function bool (env: Env, name: string): boolean {
+  return /^(1|true|yes|on)$/i.test(env[name] ?? '')
+}
+
+/** Reads the configuration from an environment; throws a readable error on a bad value. */
+export function loadConfig (env: Env = process.env, overrides: Partial<Config> = {}): Config {
+  const config: Config = {
+    host: env.HOST || '0.0.0.0',
+    port: int(env, 'PORT', 3000),
+    redisUrl: env.REDIS_URL || null,
+    apiKeys: (env.API_KEYS ?? '').split(',').map((k) => k.trim()).filter(Boolean),
+    defaultPlan: {
+      textDaily: optInt(env, 'QUOTA_TEXT_DAILY'),
+      textMonthly: optInt(env, 'QUOTA_TEXT_MONTHLY'),
+      imageDaily: optInt(env, 'QUOTA_IMAGE_DAILY'),
+      imageMonthly: optInt(env, 'QUOTA_IMAGE_MONTHLY'),
+      rate: optRate(env, 'RATE_LIMIT')
+    },
+    anonymousRate: optRate(env, 'RATE_LIMIT_ANONYMOUS') ?? 20,
+    adminToken: env.ADMIN_TOKEN || null,
+    dashboardUrl: env.DASHBOARD_URL || '/dashboard',
+    dataDir: env.DATA_DIR || 'data',
+    modelStore: env.MODEL_STORE || 'model-store',
+    logLevel: env.LOG_LEVEL || 'info',
+    batchMax: int(env, 'BATCH_MAX', 1000),
+    textMaxChars: int(env, 'TEXT_MAX_CHARS', 100_000),
+    bodyLimit: int(env, 'BODY_LIMIT', 8 * 1024 * 1024),
+    imageMaxBytes: int(env, 'IMAGE_MAX_BYTES', 10 * 1024 * 1024),
+    imageMaxPixels: int(env, 'IMAGE_MAX_PIXELS', 50_000_000),
+    requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000),
+    failOpen: bool(env, 'FAIL_OPEN'),
+    trustProxy: bool(env, 'TRUST_PROXY'),
+    redisTimeoutMs: int(env, 'REDIS_TIMEOUT_MS', 500),
+    ...overrides
+  }
+  if (!Value.Check(Config, config)) {
+    const e = [...Value.Errors(Config, config)][0]
+    throw new Error(`Invalid configuration at ${e?.path}: ${e?.message}`)
+  }
+  return config
+}

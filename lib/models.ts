@@ -1,0 +1,16 @@
+// What the model registry hands to operation plugins. Every loader returns a LoadedModel;
+// predict() takes a batch (a single text is a batch of one) and returns one result per input.
+import type { ModelManifest } from '../schemas/model-manifest.js'
+import type { TF } from './tf.js'
+
+export interface LoadedModel<In = string, Out = number[]> {
+  manifest: ModelManifest
+  /** one result per input, in input order */
+  predict (inputs: In[]): Promise<Out[]>
+  /** a first prediction on a representative input; the registry calls predict(['warm up']) without it */
+  warm? (): Promise<void>
+  dispose (): void
+}
+
+/** A loader turns a model version folder into a LoadedModel. Registered per manifest `kind`. */
+export type ModelLoader = (dir: string, manifest: ModelManifest, tf: TF) => Promise<LoadedModel<any, any>>

@@ -1,0 +1,174 @@
+// The route shapes every operation plugin shares. A text operation is one code path for its
+// single and _batch paths (a single text is a batch of one); an image operation takes a `file`
+// upload or an https `url`. Both answer 405 with `Allow: POST` to other methods.
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { TSchema } from '@sinclair/typebox'
+import { Errors } from './errors.js'
+import { batchTexts, isUploadedFile, type Fields } from './fields.js'
+import { sniffImage, type ImageFormat } from './image.js'
+import type { LoadedModel } from './models.js'
+import { BatchTextBody, IMAGE_ERRORS, SingleTextBody, TEXT_ERRORS, errorResponses } from '../schemas/common.js'
+import { ImageBody } from '../schemas/ops/image.js'
+import { sendError } from '../plugins/core/errors.js'
+
+export function methodNotAllowed (fastify: FastifyInstance, url: string): void {
+  fastify.route({
+    method: ['GET', 'PUT', 'PATCH', 'DELETE'],
+    url,
+    schema: { hide: true },
+    handler: async (req, reply) => {
+      reply.header('allow', 'POST')
+      return sendError(reply, 405, new Errors.MethodNotAllowed(req.method, req.routeOptions.url ?? url).message)
+    }
+  })
+}
+
+/** Languages a model serves; `lang_code` must be one of them (omitted means en). */
+export function checkLang (body: Fields, op: string, model: LoadedModel<any, any> | undefined, supported?: readonly string[]): void {
+  const langs = supported ?? model?.manifest.languages
+  if (langs === undefined) return
+  const lc = body.lang_code
+  if (lc === undefined) return
+  if (typeof lc !== 'string') throw new Errors.FieldType('lang_code', 'a string')
+  if (!langs.includes(lc.trim().toLowerCase())) throw new Errors.UnsupportedLang(lc, op, langs.join(', '))
+  body.lang_code = lc.trim().toLowerCase()
+}
+
+export interface TextOperation<R> {
+  /** path below the prefix, e.g. 'sentiment' or 'new/intent' */
+  op: string
+  /** model folder in model-store */
+  model: string
+  summary: string
+  batch: boolean
+  body?: { single: TSchema, batch: TSchema }
+  reply: TSchema
+  batchReply?: TSchema
+  /** languages; default: the model manifest's */
+  languages?: readonly string[]
+  /** one result per text, in order; called once per request with all its texts */
+  run: (texts: string[], body: Fields, model: LoadedModel<any, any>) => Promise<R[]>
+  single: (r: R) => unknown
+  many?: (rs: R[]) => unknown
+}
+
+export function textOperation<R> (fastify: FastifyInstance, spec: TextOperation<R>): void {
+  const { config } = fastify
+
+  const checkLimits = (name: string, t: unknown) => {
+    if (typeof t === 'string' && t.length > config.textMaxChars) throw new Errors.TextTooLong(name, config.textMaxChars)
+  }
+
+  const route = (batch: boolean) => {
+    const url = `/${spec.op}${batch ? '_batch' : ''}`
+    fastify.route({
+      method: 'POST',
+      url,
+      config: {
+        fields: true,
+        auth: true,
+        quota: 'text',
+        op: spec.op + (batch ? '_batch' : ''),
+        units: batch ? (b) => (b.text as unknown[]).length : () => 1
+      },
+      schema: {
+        summary: spec.summary + (batch ? ' (a batch of texts)' : ''),
+        tags: ['text'],
+        consumes: ['application/x-www-form-urlencoded', 'multipart/form-data', 'application/json'],
+        body: batch ? (spec.body?.batch ?? BatchTextBody) : (spec.body?.single ?? SingleTextBody),
+        response: { 200: batch ? spec.batchReply : spec.reply, ...errorResponses(...TEXT_ERRORS) }
+      },
+      preValidation: async (req: FastifyRequest) => {
+        const body = req.body as Fields
+        if (batch) {
+          const texts = batchTexts(body.text)
+          if (texts === undefined) throw new Errors.BatchNotArray()
+          if (Array.isArray(texts)) {
+            if (texts.length > config.batchMax) throw new Errors.BatchTooLarge(config.batchMax, texts.length)
+            texts.forEach((t, i) => checkLimits(`text[${i}]`, t))
+          }
+          body.text = texts
+        } else {
+          if (Array.isArray(body.text)) throw new Errors.ArrayOnSingle('text', spec.op)
+          checkLimits('text', body.text)
+        }
+        checkLang(body, spec.op, fastify.models.get(spec.model), spec.languages)
+      },
+      handler: async (req) => {
+        const body = req.body as Fields
+        const model = fastify.needModel<string, unknown>(spec.model, spec.op)
+        const texts = batch ? body.text as string[] : [body.text as string]
+        const results = await spec.run(texts, body, model)
+        fastify.metrics.units.inc({ op: spec.op }, texts.length)
+        return batch ? (spec.many ?? ((rs: R[]) => rs))(results) : spec.single(results[0] as R)
+      }
+    })
+    methodNotAllowed(fastify, url)
+  }
+  route(false)
+  if (spec.batch) route(true)
+}
+
+export interface ImageInput { data: Buffer, format: ImageFormat, source: 'file' | 'url' }
+
+export interface ImageOperation {
+  op: string
+  model: string
+  summary: string
+  reply: TSchema
+  run: (image: ImageInput, body: Fields, model: LoadedModel<any, any>) => Promise<unknown>
+  /** fetches an https address safely (SSRF guard, size and time caps) */
+  fetch: (url: string) => Promise<Buffer>
+}
+
+export function imageOperation (fastify: FastifyInstance, spec: ImageOperation): void {
+  const url = `/${spec.op}`
+  fastify.route({
+    method: 'POST',
+    url,
+    config: { fields: true, auth: true, quota: 'image', op: spec.op },
+    schema: {
+      summary: spec.summary,
+      tags: ['image'],
+      consumes: ['multipart/form-data', 'application/x-www-form-urlencoded', 'application/json'],
+      body: ImageBody,
+      response: { 200: spec.reply, ...errorResponses(...IMAGE_ERRORS) }
+    },
+    preValidation: async (req: FastifyRequest) => {
+      const body = req.body as Fields
+      const hasFile = body.file !== undefined && body.file !== ''
+      const hasUrl = body.url !== undefined && body.url !== ''
+      if (hasFile && hasUrl) throw new Errors.ImageSource('both were given')
+      if (!hasFile && !hasUrl) throw new Errors.ImageSource('neither was given')
+      if (hasFile) {
+        if (!isUploadedFile(body.file)) throw new Errors.FieldType('file', 'an uploaded file (multipart/form-data)')
+        if (body.file.data.length > fastify.config.imageMaxBytes) throw new Errors.ImageTooLarge(`${fastify.config.imageMaxBytes} bytes`)
+        if (sniffImage(body.file.data) === null) throw new Errors.UnsupportedImage('')
+        delete body.url
+      } else {
+        if (typeof body.url !== 'string') throw new Errors.FieldType('url', 'a string')
+        let parsed: URL
+        try { parsed = new URL(body.url.trim()) } catch { throw new Errors.UrlNotHttps() }
+        if (parsed.protocol !== 'https:') throw new Errors.UrlNotHttps()
+        delete body.file
+      }
+    },
+    handler: async (req) => {
+      const body = req.body as Fields
+      const model = fastify.needModel<unknown, unknown>(spec.model, spec.op)
+      let image: ImageInput
+      if (isUploadedFile(body.file)) {
+        image = { data: body.file.data, format: sniffImage(body.file.data) as ImageFormat, source: 'file' }
+      } else {
+        const data = await spec.fetch((body.url as string).trim())
+        const format = sniffImage(data)
+        if (format === null) throw new Errors.UnsupportedImage(' (the address did not serve one)')
+        image = { data, format, source: 'url' }
+      }
+      const out = await spec.run(image, body, model)
+      fastify.metrics.units.inc({ op: spec.op }, 1)
+      return out
+    }
+  })
+  methodNotAllowed(fastify, url)
+}

@@ -1,0 +1,72 @@
+import type { Plan } from '../../schemas/env.js'
+
+export type { Plan }
+export type QuotaKind = 'text' | 'image'
+
+export interface KeyRecord {
+  id: string
+  name: string
+  /** sha256 of the key; the key itself is never stored */
+  hash: string
+  plan: Plan
+  created: string
+  source: 'store' | 'env' | 'dev'
+}
+
+export interface Limits { daily: number | null, monthly: number | null }
+
+export interface Counter {
+  used: number
+  limit: number | null
+  remaining: number | null
+  /** ISO time at which this counter starts again from zero */
+  reset: string
+}
+
+export interface ChargeResult {
+  ok: boolean
+  /** which period refused the charge */
+  refusedBy?: 'daily' | 'monthly'
+  daily: Counter
+  monthly: Counter
+}
+
+export interface DayUsage { day: string, op: string, units: number }
+
+/**
+ * What the service needs from a store. Two implementations: memory (embedded, one process,
+ * keys in a file under DATA_DIR) and redis (shared by every replica).
+ */
+export interface Store {
+  readonly kind: 'memory' | 'redis'
+  getKeyByHash (hash: string): Promise<KeyRecord | null>
+  putKey (record: KeyRecord): Promise<void>
+  listKeys (): Promise<KeyRecord[]>
+  /** id or key hash; returns the removed record */
+  deleteKey (idOrHash: string): Promise<KeyRecord | null>
+  /** atomically charges units against both periods, or nothing if either would go over */
+  charge (id: string, kind: QuotaKind, units: number, limits: Limits, now: Date, op: string): Promise<ChargeResult>
+  refund (id: string, kind: QuotaKind, units: number, now: Date, op: string): Promise<void>
+  usage (id: string, kind: QuotaKind, limits: Limits, now: Date): Promise<{ daily: Counter, monthly: Counter }>
+  /** per operation and UTC day, the last `days` days */
+  history (id: string, now: Date, days: number): Promise<DayUsage[]>
+  ping (): Promise<void>
+  close (): Promise<void>
+}
+
+export function periods (now: Date): { day: string, month: string, dayReset: Date, monthReset: Date } {
+  const iso = now.toISOString()
+  const dayReset = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1))
+  const monthReset = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1))
+  return { day: iso.slice(0, 10), month: iso.slice(0, 7), dayReset, monthReset }
+}
+
+export function counter (used: number, limit: number | null, reset: Date): Counter {
+  return { used, limit, remaining: limit === null ? null : Math.max(0, limit - used), reset: reset.toISOString() }
+}
+
+export function planLimits (plan: Plan, kind: QuotaKind): Limits {
+  return kind === 'text'
+    ? { daily: plan.textDaily, monthly: plan.textMonthly }
+    : { daily: plan.imageDaily, monthly: plan.imageMonthly }
+}

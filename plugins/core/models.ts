@@ -1,0 +1,24 @@
+import fp from 'fastify-plugin'
+import { Errors } from '../../lib/errors.js'
+import type { LoadedModel } from '../../lib/models.js'
+import { ModelRegistry } from '../../lib/registry.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    models: ModelRegistry
+    /** the model named, or a 503 naming what is missing */
+    needModel<In = string, Out = number[]> (name: string, op: string): LoadedModel<In, Out>
+  }
+}
+
+export default fp(async (fastify) => {
+  const registry = new ModelRegistry()
+  await registry.loadAll(fastify.config.modelStore, (m) => fastify.log.info(m))
+  fastify.decorate('models', registry)
+  fastify.decorate('needModel', function <In, Out> (name: string, op: string): LoadedModel<In, Out> {
+    const m = registry.get<In, Out>(name)
+    if (m === undefined) throw new Errors.ModelMissing(op, name)
+    return m
+  })
+  fastify.addHook('onClose', async () => { registry.dispose() })
+}, { name: 'models', dependencies: ['config'] })

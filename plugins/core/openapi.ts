@@ -1,0 +1,20 @@
+// The OpenAPI document is generated from the same TypeBox schemas the routes validate with.
+// /docs serves swagger-ui's own files from node_modules (no CDN).
+import fp from 'fastify-plugin'
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
+
+export default fp(async (fastify) => {
+  await fastify.register(swagger, {
+    openapi: {
+      info: {
+        title: 'Open text and image analysis API',
+        description: 'Wire-compatible with the ParallelDots v4 API. Every operation accepts multipart/form-data, application/x-www-form-urlencoded, application/json or query-string parameters.',
+        version: '4.0.0'
+      },
+      components: {}
+    }
+  })
+  await fastify.register(swaggerUi, { routePrefix: '/docs' })
+  fastify.get('/openapi.json', { schema: { hide: true } }, async () => fastify.swagger())
+}, { name: 'openapi', dependencies: ['config'] })

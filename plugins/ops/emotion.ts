@@ -1,0 +1,19 @@
+import type { FastifyInstance } from 'fastify'
+import { textOperation } from '../../lib/routes.js'
+import { assertLabels, classify } from '../../lib/classify.js'
+import { EMOTION_LABELS, EmotionBatchReply, EmotionReply } from '../../schemas/ops/emotion.js'
+
+export default async function emotion (fastify: FastifyInstance) {
+  assertLabels(fastify, 'emotion', EMOTION_LABELS)
+  textOperation<Record<string, number>>(fastify, {
+    op: 'emotion',
+    model: 'emotion',
+    summary: 'Emotion of a text: Fear, Happy, Angry, Sad, Excited and Bored scores',
+    batch: true,
+    reply: EmotionReply,
+    batchReply: EmotionBatchReply,
+    run: classify(EMOTION_LABELS),
+    single: (e) => ({ emotion: e }),
+    many: (rs) => ({ emotion: rs })
+  })
+}

@@ -1,0 +1,19 @@
+import type { FastifyInstance } from 'fastify'
+import { imageOperation } from '../../lib/routes.js'
+import { Errors } from '../../lib/errors.js'
+import { FacialEmotionReply } from '../../schemas/ops/facial_emotion.js'
+
+export default async function facialEmotion (fastify: FastifyInstance) {
+  imageOperation(fastify, {
+    op: 'facial_emotion',
+    model: 'facial_emotion',
+    summary: 'Facial emotion of every face in an image; the top-level list is the largest face\'s',
+    reply: FacialEmotionReply,
+    run: async (image, _body, model) => {
+      const [result] = await model.predict([image])
+      return result
+    },
+    // The SSRF-guarded fetcher arrives with the image models (the model check answers 503 first).
+    fetch: async () => { throw new Errors.UrlFetch('fetching by address is not enabled on this server') }
+  })
+}

@@ -1,0 +1,21 @@
+import type { FastifyInstance } from 'fastify'
+import { textOperation } from '../../lib/routes.js'
+import type { LoadedModel } from '../../lib/models.js'
+import { KeywordsBatchReply, KeywordsReply } from '../../schemas/ops/keywords.js'
+
+type Keyword = { keyword: string, confidence_score: number }
+
+export default async function keywords (fastify: FastifyInstance) {
+  textOperation<Keyword[]>(fastify, {
+    op: 'keywords',
+    model: 'keywords',
+    summary: 'Keywords: ranked keyphrases with confidence scores (at most 10)',
+    batch: true,
+    reply: KeywordsReply,
+    batchReply: KeywordsBatchReply,
+    run: async (texts, body, model) =>
+      (model as LoadedModel<{ text: string, lang: string }, Keyword[]>).predict(texts.map((text) => ({ text, lang: (body.lang_code as string | undefined) ?? 'en' }))),
+    single: (k) => ({ keywords: k }),
+    many: (rs) => ({ keywords: rs })
+  })
+}

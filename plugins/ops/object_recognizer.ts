@@ -1,0 +1,19 @@
+import type { FastifyInstance } from 'fastify'
+import { imageOperation } from '../../lib/routes.js'
+import { Errors } from '../../lib/errors.js'
+import { ObjectRecognizerReply } from '../../schemas/ops/object_recognizer.js'
+
+export default async function objectRecognizer (fastify: FastifyInstance) {
+  imageOperation(fastify, {
+    op: 'object_recognizer',
+    model: 'object_recognizer',
+    summary: 'Object labels in an image, best first (top 5), with the detector boxes',
+    reply: ObjectRecognizerReply,
+    run: async (image, _body, model) => {
+      const [result] = await model.predict([image])
+      return result
+    },
+    // The SSRF-guarded fetcher arrives with the image models (the model check answers 503 first).
+    fetch: async () => { throw new Errors.UrlFetch('fetching by address is not enabled on this server') }
+  })
+}

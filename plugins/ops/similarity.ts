@@ -1,0 +1,52 @@
+// /similarity has no batch twin and takes two texts, each of at least two words.
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { Errors } from '../../lib/errors.js'
+import type { Fields } from '../../lib/fields.js'
+import type { LoadedModel } from '../../lib/models.js'
+import { checkLang, methodNotAllowed } from '../../lib/routes.js'
+import { TEXT_ERRORS, errorResponses } from '../../schemas/common.js'
+import { SimilarityBody, SimilarityReply } from '../../schemas/ops/similarity.js'
+
+const WORD = /[\p{L}\p{N}]+/gu
+
+export function wordCount (s: string): number {
+  return s.match(WORD)?.length ?? 0
+}
+
+export default async function similarity (fastify: FastifyInstance) {
+  const { config } = fastify
+  fastify.route({
+    method: 'POST',
+    url: '/similarity',
+    config: { fields: true, auth: true, quota: 'text', op: 'similarity', units: () => 1 },
+    schema: {
+      summary: 'Semantic similarity of two texts: similarity_score in [0, 1], normalized_score in [0, 5]',
+      tags: ['text'],
+      consumes: ['application/x-www-form-urlencoded', 'multipart/form-data', 'application/json'],
+      body: SimilarityBody,
+      response: { 200: SimilarityReply, ...errorResponses(...TEXT_ERRORS) }
+    },
+    preValidation: async (req: FastifyRequest) => {
+      const body = req.body as Fields
+      for (const name of ['text_1', 'text_2']) {
+        const t = body[name]
+        if (Array.isArray(t)) throw new Errors.ArrayOnSingle(name, 'similarity (which has no batch path; send one pair)')
+        if (typeof t === 'string') {
+          if (t.length > config.textMaxChars) throw new Errors.TextTooLong(name, config.textMaxChars)
+          if (t.trim() !== '' && wordCount(t) < 2) throw new Errors.TooFewWords(name)
+        }
+      }
+      checkLang(body, 'similarity', fastify.models.get('similarity'))
+    },
+    handler: async (req) => {
+      const body = req.body as Fields
+      const model = fastify.needModel<{ a: string, b: string, lang: string }, number>('similarity', 'similarity')
+      const [s] = await (model as LoadedModel<{ a: string, b: string, lang: string }, number>)
+        .predict([{ a: body.text_1 as string, b: body.text_2 as string, lang: (body.lang_code as string | undefined) ?? 'en' }])
+      const score = Math.min(1, Math.max(0, s as number))
+      fastify.metrics.units.inc({ op: 'similarity' }, 1)
+      return { similarity_score: score, actual_score: score, normalized_score: 5 * score }
+    }
+  })
+  methodNotAllowed(fastify, '/similarity')
+}

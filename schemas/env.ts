@@ -1,0 +1,32 @@
+// Configuration, read from the environment once at start-up. Every variable is in the README.
+import { Type, type Static } from '@sinclair/typebox'
+
+const OptInt = Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])
+
+export const Config = Type.Object({
+  host: Type.String(),
+  port: Type.Integer(),
+  redisUrl: Type.Union([Type.String(), Type.Null()]),
+  apiKeys: Type.Array(Type.String()),
+  defaultPlan: Type.Object({
+    textDaily: OptInt, textMonthly: OptInt, imageDaily: OptInt, imageMonthly: OptInt,
+    rate: Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()])
+  }),
+  anonymousRate: Type.Number({ description: 'requests per second per client address without a valid key' }),
+  adminToken: Type.Union([Type.String(), Type.Null()]),
+  dashboardUrl: Type.String(),
+  dataDir: Type.String(),
+  modelStore: Type.String(),
+  logLevel: Type.String(),
+  batchMax: Type.Integer(),
+  textMaxChars: Type.Integer(),
+  bodyLimit: Type.Integer(),
+  imageMaxBytes: Type.Integer(),
+  imageMaxPixels: Type.Integer(),
+  requestTimeoutMs: Type.Integer(),
+  failOpen: Type.Boolean(),
+  trustProxy: Type.Boolean(),
+  redisTimeoutMs: Type.Integer()
+})
+export type Config = Static<typeof Config>
+export type Plan = Config['defaultPlan']
