@@ -43,7 +43,7 @@ export const ModelManifest = Type.Object({
     notes: Type.Optional(Type.String())
   }),
   metrics: Type.Array(Metric),
-  created: Type.String({ format: 'date-time' })
+  created: Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}T', description: 'ISO 8601 time' })
 }, { additionalProperties: true })
 
 export type ModelManifest = Static<typeof ModelManifest>

@@ -1,0 +1,121 @@
+// Builds the app with the production options (serverOptions) and the fixture model store, and
+// starts throwaway redis-server processes for the tests that need a real Redis.
+import Fastify, { type FastifyInstance } from 'fastify'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { createServer } from 'node:net'
+import app from '../app.js'
+import { serverOptions } from '../options.js'
+import { loadConfig } from '../lib/config.js'
+import { registerLoader } from '../lib/registry.js'
+import { fixtureLoader } from './fixtures/loader.js'
+import type { Config } from '../schemas/env.js'
+
+registerLoader('fixture', fixtureLoader)
+
+export const KEY = 'test-key-0123456789'
+export const FIXTURES = join(import.meta.dirname, 'fixtures', 'model-store')
+
+type Tap = { teardown (fn: () => unknown): void }
+
+export interface BuildOptions {
+  env?: Record<string, string>
+  clock?: () => Date
+  logger?: ConstructorParameters<typeof Object>[0]
+  config?: Partial<Config>
+}
+
+export function tempDir (t: Tap): string {
+  const dir = mkdtempSync(join(tmpdir(), 'otia-test-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
+
+export async function build (t: Tap, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const config = loadConfig({ API_KEYS: KEY, DATA_DIR: tempDir(t), MODEL_STORE: FIXTURES, ...opts.env }, opts.config)
+  const fastify = Fastify(serverOptions(config, opts.logger ?? false))
+  await fastify.register(app, { config, ...(opts.clock ? { clock: opts.clock } : {}) })
+  t.teardown(() => fastify.close())
+  await fastify.ready()
+  return fastify
+}
+
+export function form (fields: Record<string, string | string[]>): string {
+  const p = new URLSearchParams()
+  for (const [k, v] of Object.entries(fields)) for (const x of Array.isArray(v) ? v : [v]) p.append(k, x)
+  return p.toString()
+}
+
+export const FORM = { 'content-type': 'application/x-www-form-urlencoded' }
+
+/** A multipart body by hand, so tests control every byte (boundaries, part types, filenames). */
+export function multipart (parts: Array<{ name: string, value: string | Buffer, filename?: string, type?: string }>, boundary = 'XtestBoundaryX') {
+  const chunks: Buffer[] = []
+  for (const p of parts) {
+    let head = `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"`
+    if (p.filename !== undefined) head += `; filename="${p.filename}"`
+    head += '\r\n'
+    if (p.type !== undefined) head += `Content-Type: ${p.type}\r\n`
+    chunks.push(Buffer.from(head + '\r\n'), Buffer.isBuffer(p.value) ? p.value : Buffer.from(p.value), Buffer.from('\r\n'))
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`))
+  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } }
+}
+
+export async function freePort (): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer()
+    s.once('error', reject)
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number }
+      s.close(() => resolve(port))
+    })
+  })
+}
+
+export function redisServerPath (): string | null {
+  const r = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' })
+  return r.status === 0 ? r.stdout.trim() : null
+}
+
+export const REDIS_MISSING = 'redis-server is not installed: these tests need a real Redis. Install it with `apt-get install -y redis-server` (Debian/Ubuntu) or `brew install redis`.'
+
+/** A throwaway redis-server on a free port, no persistence, killed at teardown. */
+export class TestRedis {
+  proc: ChildProcess | null = null
+  constructor (readonly port: number, readonly dir: string) {}
+
+  get url (): string { return `redis://127.0.0.1:${this.port}` }
+
+  static async start (t: Tap): Promise<TestRedis> {
+    const bin = redisServerPath()
+    if (bin === null) throw new Error(REDIS_MISSING)
+    const r = new TestRedis(await freePort(), tempDir(t))
+    await r.up()
+    t.teardown(() => r.down())
+    return r
+  }
+
+  async up (): Promise<void> {
+    const bin = redisServerPath() as string
+    this.proc = spawn(bin, ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', this.dir], { stdio: 'ignore' })
+    const deadline = Date.now() + 5000
+    while (Date.now() < deadline) {
+      const r = spawnSync('redis-cli', ['-p', String(this.port), 'ping'], { encoding: 'utf8' })
+      if (r.stdout.trim() === 'PONG') return
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    throw new Error(`redis-server did not start on port ${this.port}`)
+  }
+
+  async down (): Promise<void> {
+    const p = this.proc
+    if (p === null || p.exitCode !== null) return
+    const exited = new Promise((resolve) => p.once('exit', resolve))
+    p.kill('SIGKILL')
+    await exited
+    this.proc = null
+  }
+}
