@@ -2,6 +2,7 @@
 // then one plugin per operation under /v4 (image operations also under /v3, as real clients call
 // them there), then the system routes.
 import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
 import config, { type AppOptions } from './plugins/core/config.js'
 import errors from './plugins/core/errors.js'
 import request from './plugins/core/request.js'
@@ -31,7 +32,7 @@ export type { AppOptions }
 export const TEXT_OPS = [sentiment, similarity, ner, taxonomy, keywords, emotion, sarcasm, intent, newIntent]
 export const IMAGE_OPS = [facialEmotion, objectRecognizer]
 
-export default async function app (fastify: FastifyInstance, opts: AppOptions) {
+async function app (fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(config, opts)
   await fastify.register(errors)
   await fastify.register(request)
@@ -51,3 +52,6 @@ export default async function app (fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(usage)
   await fastify.register(admin, { prefix: '/admin' })
 }
+
+// Wrapped so that its decorators (config, store, models ...) are visible to whoever builds it.
+export default fp(app, { name: 'app' })

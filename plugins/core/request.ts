@@ -3,10 +3,15 @@
 import fp from 'fastify-plugin'
 import multipart from '@fastify/multipart'
 import type { FastifyRequest } from 'fastify'
+import { Transform } from 'node:stream'
 import { Errors } from '../../lib/errors.js'
 import { addField, foldIndexed, parseUrlEncoded, type Fields } from '../../lib/fields.js'
 
 declare module 'fastify' {
+  interface FastifyRequest {
+    /** the last bytes of a multipart body, to see that its closing boundary arrived */
+    multipartTail: Buffer | null
+  }
   interface FastifyContextConfig {
     /** the route reads its parameters with the service's field rules (all four encodings) */
     fields?: boolean
@@ -55,6 +60,12 @@ async function readMultipart (req: FastifyRequest): Promise<Fields> {
   } catch (err) {
     throw mapMultipartError(err, limits)
   }
+  // busboy drops a part cut off by the end of the body without an error: a complete body ends
+  // with its closing delimiter
+  const boundary = /boundary="?([^";]+)"?/i.exec(req.headers['content-type'] ?? '')?.[1]
+  if (boundary !== undefined && !(req.multipartTail ?? Buffer.alloc(0)).includes(`--${boundary}--`)) {
+    throw new Errors.MalformedBody('the multipart body is malformed or truncated (no closing boundary)')
+  }
   return foldIndexed(fields)
 }
 
@@ -84,6 +95,19 @@ export default fp(async (fastify) => {
   })
 
   await fastify.register(multipart, { throwFileSizeLimit: true })
+
+  fastify.decorateRequest('multipartTail', null)
+  fastify.addHook('preParsing', async (req, _reply, payload) => {
+    if (!(req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/')) return payload
+    req.multipartTail = Buffer.alloc(0)
+    return payload.pipe(new Transform({
+      transform (chunk: Buffer, _enc, cb) {
+        const joined = Buffer.concat([req.multipartTail as Buffer, chunk])
+        req.multipartTail = joined.subarray(Math.max(0, joined.length - 512))
+        cb(null, chunk)
+      }
+    }))
+  })
 
   fastify.addHook('preValidation', async (req) => {
     if (req.routeOptions.config.fields !== true) return
