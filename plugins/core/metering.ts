@@ -91,9 +91,11 @@ export default fp(async (fastify) => {
       return new Errors.RateLimited(ctx.max, seconds)
     }
   })
+  // A rate of r requests per second: r per second when r >= 1, else one per 1/r seconds.
+  const rateOf = (req: FastifyRequest) => req.apiKey?.plan.rate ?? config.anonymousRate
   const limitKeyed = fastify.rateLimit({
-    timeWindow: 1000,
-    max: (req: FastifyRequest) => req.apiKey?.plan.rate ?? config.anonymousRate,
+    timeWindow: (req: FastifyRequest) => { const r = rateOf(req); return r >= 1 ? 1000 : Math.round(1000 / r) },
+    max: (req: FastifyRequest) => Math.max(1, Math.floor(rateOf(req))),
     // a key whose plan has no rate limit is not counted
     allowList: (req: FastifyRequest) => req.apiKey !== null && req.apiKey.plan.rate === null
   })
