@@ -1,0 +1,66 @@
+// The key CLI against both stores, and a running server seeing its changes.
+import t from 'tap'
+import { execFile } from 'node:child_process'
+import { promisify } from 'node:util'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { build, form, FORM, tempDir, TestRedis } from '../helper.js'
+
+const run = promisify(execFile)
+const ROOT = join(import.meta.dirname, '..', '..')
+
+async function keys (env: Record<string, string>, ...args: string[]) {
+  try {
+    const r = await run(process.execPath, ['--import', 'tsx', 'bin/keys.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env } })
+    return { code: 0, stdout: r.stdout, stderr: r.stderr }
+  } catch (err) {
+    const e = err as { code: number, stdout: string, stderr: string }
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr }
+  }
+}
+const lastLine = (s: string) => s.trim().split('\n').at(-1) as string
+
+for (const kind of ['embedded', 'redis'] as const) {
+  t.test(`create, list, revoke with the ${kind} store; the server agrees`, async (t) => {
+    const dataDir = tempDir(t)
+    const env: Record<string, string> = { DATA_DIR: dataDir }
+    if (kind === 'redis') env.REDIS_URL = (await TestRedis.start(t)).url
+    const created = await keys(env, 'create', '--name', 'acme', '--text-daily', '2', '--image-monthly', '9', '--rate', '50')
+    t.equal(created.code, 0, created.stderr)
+    const key = lastLine(created.stdout)
+    t.match(key, /^[A-Za-z0-9_-]{32}$/, 'the key alone on the last line')
+    if (kind === 'embedded') t.notMatch(readFileSync(join(dataDir, 'keys.json'), 'utf8'), key, 'only the hash is on disk')
+    const list = await keys(env, 'list')
+    t.equal(list.code, 0)
+    const listed = JSON.parse(lastLine(list.stdout)) as { id: string, name: string, plan: Record<string, unknown> }
+    t.match(listed, { name: 'acme', plan: { textDaily: 2, textMonthly: null, imageDaily: null, imageMonthly: 9, rate: 50 } })
+    t.notMatch(list.stdout, key)
+
+    const app = await build(t, { env: { ...env, API_KEYS: '' } })
+    const call = () => app.inject({ method: 'POST', url: '/v4/sentiment', headers: FORM, payload: form({ api_key: key, text: 'nice one' }) })
+    const ok = await call()
+    t.equal(ok.statusCode, 200)
+    t.equal(ok.headers['x-quota-daily-remaining'], '1')
+
+    const revoked = await keys(env, 'revoke', listed.id)
+    t.equal(revoked.code, 0, revoked.stderr)
+    t.match(revoked.stdout, /revoked key_/)
+    await new Promise((resolve) => setTimeout(resolve, 1100))
+    t.equal((await call()).statusCode, 401, 'refused after revocation')
+    t.equal((await keys(env, 'revoke', listed.id)).code, 1, 'revoking twice says no such key')
+  })
+}
+
+t.test('revoke by the key itself; bad arguments exit 2 with usage', async (t) => {
+  const env = { DATA_DIR: tempDir(t) }
+  const key = lastLine((await keys(env, 'create', '--name', 'x')).stdout)
+  t.match((await keys(env, 'revoke', key)).stdout, /revoked/)
+  const bad = await keys(env, 'create', '--name', 'y', '--text-daily=-3')
+  t.equal(bad.code, 2)
+  t.match(bad.stderr, /--text-daily must be/)
+  const ambiguous = await keys(env, 'create', '--name', 'y', '--text-daily', '-3')
+  t.equal(ambiguous.code, 2)
+  t.match(ambiguous.stderr, /usage:/)
+  t.equal((await keys(env, 'create')).code, 2)
+  t.equal((await keys(env, 'frobnicate')).code, 2)
+})
