@@ -3,7 +3,6 @@
 import fp from 'fastify-plugin'
 import multipart from '@fastify/multipart'
 import type { FastifyRequest } from 'fastify'
-import { Transform } from 'node:stream'
 import { Errors } from '../../lib/errors.js'
 import { addField, foldIndexed, parseUrlEncoded, type Fields } from '../../lib/fields.js'
 
@@ -97,16 +96,17 @@ export default fp(async (fastify) => {
   await fastify.register(multipart, { throwFileSizeLimit: true })
 
   fastify.decorateRequest('multipartTail', null)
+  // @fastify/multipart reads req.raw itself, so the tail is recorded by a 'data' listener on the
+  // raw stream (listeners exert no backpressure), left paused until busboy pipes the stream.
   fastify.addHook('preParsing', async (req, _reply, payload) => {
     if (!(req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/')) return payload
     req.multipartTail = Buffer.alloc(0)
-    return payload.pipe(new Transform({
-      transform (chunk: Buffer, _enc, cb) {
-        const joined = Buffer.concat([req.multipartTail as Buffer, chunk])
-        req.multipartTail = joined.subarray(Math.max(0, joined.length - 512))
-        cb(null, chunk)
-      }
-    }))
+    req.raw.on('data', (chunk: Buffer) => {
+      const joined = Buffer.concat([req.multipartTail as Buffer, chunk])
+      req.multipartTail = joined.subarray(Math.max(0, joined.length - 512))
+    })
+    req.raw.pause()
+    return payload
   })
 
   fastify.addHook('preValidation', async (req) => {

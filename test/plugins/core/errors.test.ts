@@ -149,6 +149,8 @@ t.test('400: malformed bodies', async (t) => {
   const cut = mp.payload.subarray(0, mp.payload.length - 30)
   isError(t, await app.inject({ method: 'POST', url: '/v4/sentiment', headers: mp.headers, payload: cut }), 400, /multipart body is malformed or truncated/, 'truncated multipart')
   isError(t, await app.inject({ method: 'POST', url: '/v4/sentiment', headers: { 'content-type': 'multipart/form-data' }, payload: 'no boundary here' }), 400, /multipart|boundary|malformed/i, 'no boundary')
+  // larger than a stream buffer, with a boundary that never appears: read to the end, then 400
+  isError(t, await app.inject({ method: 'POST', url: '/v4/sentiment', headers: { 'content-type': 'multipart/form-data; boundary=zz' }, payload: Buffer.alloc(300_000, 7) }), 400, /malformed or truncated/, 'garbage body')
 })
 
 t.test('404 unknown path, 405 wrong method with Allow: POST', async (t) => {

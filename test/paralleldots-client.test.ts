@@ -1,0 +1,98 @@
+// The official ParallelDots Node client (npm `paralleldots`), its calls redirected from
+// apis.paralleldots.com to this service on a local port: its bodies must come back right.
+import t from 'tap'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import { build, KEY } from './helper.js'
+
+type Req = ((opts: unknown, cb: unknown) => unknown) & { post: (opts: unknown, cb: unknown) => unknown }
+type Client = Record<string, (...args: unknown[]) => Promise<string>> & { apiKey: string }
+
+function loadClient (base: string): Client {
+  const require = createRequire(import.meta.url)
+  const clientPath = require.resolve('paralleldots')
+  const requestPath = require.resolve('request', { paths: [join(clientPath, '..')] })
+  const real = require(requestPath) as Req
+  const redirect = (opts: unknown) => {
+    const o = opts as { url?: string }
+    return typeof o?.url === 'string' ? { ...o, url: o.url.replace(/^https?:\/\/apis\.paralleldots\.com/, base) } : opts
+  }
+  const wrapped = Object.assign((opts: unknown, cb: unknown) => real(redirect(opts), cb), real, {
+    post: (opts: unknown, cb: unknown) => real.post(redirect(opts), cb)
+  })
+  require.cache[requestPath]!.exports = wrapped
+  const client = require('paralleldots') as Client
+  client.apiKey = KEY
+  return client
+}
+
+const sum = (o: Record<string, number>) => Object.values(o).reduce((a, b) => a + b, 0)
+const close = (x: number, y: number) => Math.abs(x - y) < 1e-4
+
+t.test('the official Node client gets correct bodies back', async (t) => {
+  const app = await build(t)
+  await app.listen({ host: '127.0.0.1', port: 0 })
+  const { port } = app.server.address() as { port: number }
+  const pd = loadClient(`http://127.0.0.1:${port}`)
+  const parse = async (p: Promise<string>) => JSON.parse(await p) as Record<string, any>
+
+  const s = await parse(pd.sentiment!('I really love this new phone'))
+  t.same(Object.keys(s.sentiment), ['negative', 'neutral', 'positive'])
+  t.ok(close(sum(s.sentiment), 1))
+
+  // the client sends batches as text[0]=..&text[1]=..
+  const texts = ['first text here', 'second one', 'and a third']
+  const sb = await parse(pd.sentimentBatch!(texts))
+  t.equal(sb.sentiment.length, 3)
+  for (const [i, text] of texts.entries()) {
+    const one = await parse(pd.sentiment!(text))
+    t.ok(close(sb.sentiment[i].positive, one.sentiment.positive), `batch item ${i} in order`)
+  }
+
+  const e = await parse(pd.emotion!('what a wonderful day'))
+  t.same(Object.keys(e.emotion), ['Fear', 'Happy', 'Angry', 'Sad', 'Excited', 'Bored'])
+  t.equal((await parse(pd.emotionBatch!(['a b', 'c d']))).emotion.length, 2)
+
+  const sc = await parse(pd.sarcasm!('oh great, another Monday'))
+  t.ok(close(sc.Sarcastic + sc['Non-Sarcastic'], 1))
+  const scb = await parse(pd.sarcasmBatch!(['a b', 'c d']))
+  t.ok(Array.isArray(scb) && scb.length === 2, 'sarcasm batch is a bare array')
+
+  const i = await parse(pd.intent!('Where is the nearest station?'))
+  t.same(Object.keys(i.intent), ['news', 'query', 'spam', 'marketing', 'feedback'])
+  const ib = await parse(pd.intentBatch!(['a b', 'c d']))
+  t.same(Object.keys(ib.intent[1]), ['intent'])
+
+  const n = await parse(pd.ner!('Barack Obama visited Paris', 'en'))
+  for (const ent of n.entities) t.equal('Barack Obama visited Paris'.slice(ent.start, ent.end), ent.name)
+  t.equal((await parse(pd.nerBatch!(['Anna went home', 'x y']))).entities.length, 2)
+
+  const k = await parse(pd.keywords!('Machine learning models need careful evaluation'))
+  t.ok(Array.isArray(k.keywords))
+  t.equal((await parse(pd.keywordsBatch!(['a b', 'c d']))).keywords.length, 2)
+
+  const tx = await parse(pd.taxonomy!('The election results surprised the markets'))
+  t.equal(tx.taxonomy.length, 3)
+  t.equal((await parse(pd.taxonomyBatch!(['a b', 'c d']))).taxonomy.length, 2)
+
+  const sim = await parse(pd.semantic!('the cat sat down', 'a cat sat down'))
+  t.ok(sim.similarity_score >= 0 && sim.similarity_score <= 1)
+  t.ok(close(sim.normalized_score, 5 * sim.similarity_score))
+
+  const u = await parse(pd.usage!())
+  t.match(u, { key: { name: 'API_KEYS' }, text: { daily: { used: Number } } })
+  t.ok(u.text.daily.used >= 20)
+
+  // an image upload the client's way (multipart, filename from the path, no part type): accepted
+  // as an image by its bytes; the fixture store has no image model, so 503 naming it
+  const require = createRequire(import.meta.url)
+  const jpg = join(require.resolve('paralleldots'), '..', 'image-file.jpg')
+  const img = await parse(pd.facialEmotion!(jpg, 'local'))
+  t.match(img, { code: 503, message: /facial_emotion/ })
+  const obj = await parse(pd.objectRecognizer!(jpg, 'local'))
+  t.match(obj, { code: 503, message: /object_recognizer/ })
+
+  pd.apiKey = 'wrong'
+  const denied = await parse(pd.sentiment!('hello there'))
+  t.match(denied, { code: 401, error: 'Unauthorized' })
+})
