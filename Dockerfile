@@ -1,0 +1,20 @@
+# The service image. Models ship in model-store/ (trained by the project, committed); no network
+# access is needed at run time.
+FROM node:20-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production
+COPY package.json package-lock.json ./
+# devDependencies stay out; tfjs-node is optional and skipped if its native download fails
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY tsconfig.json app.ts server.ts options.ts ./
+COPY bin ./bin
+COPY lib ./lib
+COPY plugins ./plugins
+COPY schemas ./schemas
+COPY model-store ./model-store
+RUN mkdir -p /data && chown node:node /data
+USER node
+ENV HOST=0.0.0.0 PORT=3000 DATA_DIR=/data
+EXPOSE 3000
+HEALTHCHECK --interval=10s --timeout=3s --start-period=60s CMD node -e "fetch('http://127.0.0.1:3000/health/ready').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+CMD ["node", "--import", "tsx", "server.ts"]
