@@ -1,7 +1,7 @@
 // Builds the app with the production options (serverOptions) and the fixture model store, and
 // starts throwaway redis-server processes for the tests that need a real Redis.
 import Fastify, { type FastifyInstance } from 'fastify'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
@@ -118,4 +118,23 @@ export class TestRedis {
     await exited
     this.proc = null
   }
+}
+
+export const MODEL_STORE = join(import.meta.dirname, '..', 'model-store')
+
+/** True when the real model is in model-store/ (trained and committed). */
+export function hasRealModel (name: string): boolean {
+  return existsSync(join(MODEL_STORE, name))
+}
+
+/** The app with only the named real models (a temporary store of links), so a test loads what it needs. */
+export async function buildWithRealModels (t: Tap, names: string[], opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const store = tempDir(t)
+  for (const n of names) symlinkSync(join(MODEL_STORE, n), join(store, n), 'dir')
+  return build(t, { ...opts, env: { MODEL_STORE: store, ...opts.env } })
+}
+
+/** The top label of a scores object. */
+export function top (scores: Record<string, number>): string {
+  return Object.entries(scores).sort((a, b) => b[1] - a[1])[0]![0]
 }
