@@ -13,4 +13,5 @@ export interface LoadedModel<In = string, Out = number[]> {
 }
 
 /** A loader turns a model version folder into a LoadedModel. Registered per manifest `kind`. */
-export type ModelLoader = (dir: string, manifest: ModelManifest, tf: TF) => Promise<LoadedModel<any, any>>
+export interface LoaderContext { imageMaxPixels: number }
+export type ModelLoader = (dir: string, manifest: ModelManifest, tf: TF, ctx: LoaderContext) => Promise<LoadedModel<any, any>>

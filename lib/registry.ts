@@ -5,12 +5,14 @@ import { readdir, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Value } from '@sinclair/typebox/value'
 import { ModelManifest } from '../schemas/model-manifest.js'
-import type { LoadedModel, ModelLoader } from './models.js'
+import type { LoadedModel, LoaderContext, ModelLoader } from './models.js'
 import { getTf } from './tf.js'
 
 /** Loaders by manifest kind, imported only when a model of that kind is present. */
 const builtin: Record<string, { module: string, export: string }> = {
-  'text-classifier': { module: './text/classifier.js', export: 'loadTextClassifier' }
+  'text-classifier': { module: './text/classifier.js', export: 'loadTextClassifier' },
+  'human-face': { module: './image/human.js', export: 'loadHumanFace' },
+  'human-object': { module: './image/human.js', export: 'loadHumanObject' }
 }
 const extra = new Map<string, ModelLoader>()
 
@@ -62,7 +64,7 @@ export class ModelRegistry {
   private readonly models = new Map<string, LoadedModel<any, any>>()
   backend: string | null = null
 
-  async loadAll (root: string, log: (msg: string) => void): Promise<void> {
+  async loadAll (root: string, log: (msg: string) => void, ctx: LoaderContext): Promise<void> {
     const found = await scanStore(root)
     if (found.length === 0) return
     const { tf, backend } = await getTf()
@@ -71,7 +73,7 @@ export class ModelRegistry {
       const t0 = performance.now()
       try {
         const loader = await loaderFor(info.manifest.kind)
-        const model = await loader(info.dir, info.manifest, tf)
+        const model = await loader(info.dir, info.manifest, tf, ctx)
         if (model.warm !== undefined) await model.warm()
         else await model.predict(['warm up'])
         this.models.set(info.name, model)

@@ -28,6 +28,10 @@ export function fileIO (modelJsonPath: string): IOHandler {
         convertedBy: json.convertedBy,
         trainingConfig: json.trainingConfig,
         userDefinedMetadata: json.userDefinedMetadata,
+        // graph models: their signature (inputs, outputs) and initializers
+        signature: json.signature,
+        modelInitializer: json.modelInitializer,
+        initializerSignature: json.initializerSignature,
         weightSpecs,
         weightData: all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength)
       }

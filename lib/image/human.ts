@@ -1,0 +1,45 @@
+// Loaders for the two image models (manifest kinds human-face and human-object). Both run in the
+// same worker pool; the pool starts with the first model and stops with the last.
+import { availableParallelism } from 'node:os'
+import type { LoadedModel, ModelLoader } from '../models.js'
+import type { ImageInput } from '../routes.js'
+import { ImagePool } from './pool.js'
+import type { FaceResult, ObjectResult, Op } from './types.js'
+
+let shared: { pool: ImagePool, users: number, ready: Promise<void> } | null = null
+
+function acquire (ctx: { imageMaxPixels: number }): { pool: ImagePool, ready: Promise<void> } {
+  if (shared === null) {
+    const size = Number(process.env.IMAGE_WORKERS) || Math.max(1, availableParallelism() - 1)
+    const pool = new ImagePool({ size, maxPixels: ctx.imageMaxPixels, maxSide: 1024, objectTop: Number(process.env.OBJECT_TOP) || 5, maxQueue: 64 })
+    shared = { pool, users: 0, ready: pool.start() }
+  }
+  shared.users++
+  return shared
+}
+
+function release (): void {
+  if (shared === null) return
+  if (--shared.users === 0) {
+    void shared.pool.close()
+    shared = null
+  }
+}
+
+function loader (op: Op): ModelLoader {
+  return async (_dir, manifest, _tf, ctx) => {
+    const { pool, ready } = acquire(ctx)
+    await ready
+    const model: LoadedModel<ImageInput, FaceResult | ObjectResult> = {
+      manifest,
+      predict: (inputs) => Promise.all(inputs.map((i) => pool.run(op, i.data))),
+      // the worker warmed the models before it reported ready
+      async warm () {},
+      dispose: release
+    }
+    return model
+  }
+}
+
+export const loadHumanFace = loader('facial_emotion')
+export const loadHumanObject = loader('object_recognizer')

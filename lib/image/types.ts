@@ -1,0 +1,17 @@
+export const EMOTIONS = ['Angry', 'Disgust', 'Fear', 'Happy', 'Sad', 'Surprise', 'Neutral'] as const
+
+export const COCO_LABELS = ['person', 'bicycle', 'car', 'motorcycle', 'airplane', 'bus', 'train', 'truck', 'boat', 'traffic light',
+  'fire hydrant', 'stop sign', 'parking meter', 'bench', 'bird', 'cat', 'dog', 'horse', 'sheep', 'cow', 'elephant', 'bear', 'zebra',
+  'giraffe', 'backpack', 'umbrella', 'handbag', 'tie', 'suitcase', 'frisbee', 'skis', 'snowboard', 'sports ball', 'kite',
+  'baseball bat', 'baseball glove', 'skateboard', 'surfboard', 'tennis racket', 'bottle', 'wine glass', 'cup', 'fork', 'knife',
+  'spoon', 'bowl', 'banana', 'apple', 'sandwich', 'orange', 'broccoli', 'carrot', 'hot dog', 'pizza', 'donut', 'cake', 'chair',
+  'couch', 'potted plant', 'bed', 'dining table', 'toilet', 'tv', 'laptop', 'mouse', 'remote', 'keyboard', 'cell phone',
+  'microwave', 'oven', 'toaster', 'sink', 'refrigerator', 'book', 'clock', 'vase', 'scissors', 'teddy bear', 'hair drier', 'toothbrush']
+
+export type Op = 'facial_emotion' | 'object_recognizer'
+export interface Box { x: number, y: number, width: number, height: number }
+export interface TagScore { tag: string, score: number }
+export interface FaceResult { facial_emotion: TagScore[], faces: Array<{ box: Box, facial_emotion: TagScore[] }> }
+export interface ObjectResult { output: TagScore[], boxes: Array<{ tag: string, score: number, box: Box }> }
+export interface ImageJob { id: number, op: Op, bytes: Uint8Array }
+export type ImageReply = { id: number, result: FaceResult | ObjectResult } | { id: number, error: { kind: 'unsupported' | 'too-large' | 'internal', message: string } }
