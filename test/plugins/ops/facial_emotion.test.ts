@@ -1,13 +1,83 @@
 import t from 'tap'
-import { build, KEY, multipart } from '../../helper.js'
+import sharp from 'sharp'
+import { build, buildWithRealModels, hasRealModel, KEY, multipart } from '../../helper.js'
+import { PORTRAIT, pngBombHeader, toBmp } from '../../image-fixtures.js'
 
 const jpeg = Buffer.from('ffd8ffe000104a46494600010100000100010000ffd9', 'hex')
+const EMOTIONS = ['Angry', 'Disgust', 'Fear', 'Happy', 'Sad', 'Surprise', 'Neutral']
+type Face = { box: { x: number, y: number, width: number, height: number }, facial_emotion: Array<{ tag: string, score: number }> }
+type Reply = { facial_emotion: Array<{ tag: string, score: number }>, faces: Face[] }
 
-t.test('served at /v4 and /v3; an image without its model is a 503 naming it, not a made-up answer', async (t) => {
+t.test('without its model: 503 naming it at /v4 and /v3, not a made-up answer', async (t) => {
   const app = await build(t)
   for (const url of ['/v4/facial_emotion', '/v3/facial_emotion']) {
     const res = await app.inject({ method: 'POST', url, ...multipart([{ name: 'api_key', value: KEY }, { name: 'file', value: jpeg, filename: 'file' }]) })
     t.equal(res.statusCode, 503)
     t.match(res.json(), { code: 503, message: /model-store\/facial_emotion/ })
   }
+})
+
+t.test('with the model', { skip: hasRealModel('facial_emotion') ? false : 'model-store/facial_emotion missing' }, async (t) => {
+  const app = await buildWithRealModels(t, ['facial_emotion'], { env: { IMAGE_MAX_PIXELS: '20000000' } })
+  const send = (file: Buffer, part: { filename?: string, type?: string } = { filename: 'file' }, url = '/v4/facial_emotion') =>
+    app.inject({ method: 'POST', url, ...multipart([{ name: 'api_key', value: KEY }, { name: 'file', value: file, ...part }]) })
+  const check = (t: Tap, reply: Reply) => {
+    t.ok(reply.faces.length >= 1, 'a face')
+    for (const f of reply.faces) {
+      t.same(f.facial_emotion.map((e) => e.tag).sort(), [...EMOTIONS].sort(), 'the 7 tags')
+      t.ok(Math.abs(f.facial_emotion.reduce((a, e) => a + e.score, 0) - 1) < 1e-4, 'scores sum to 1')
+      for (let i = 1; i < 7; i++) t.ok(f.facial_emotion[i - 1]!.score >= f.facial_emotion[i]!.score, 'best first')
+    }
+    t.same(reply.facial_emotion, reply.faces[0]!.facial_emotion, 'top level is the largest face')
+  }
+  type Tap = typeof t
+
+  const formats: Record<string, Buffer> = {
+    jpeg: PORTRAIT,
+    png: await sharp(PORTRAIT).png().toBuffer(),
+    tiff: await sharp(PORTRAIT).tiff().toBuffer(),
+    bmp: await toBmp(PORTRAIT, 600)
+  }
+  for (const [name, bytes] of Object.entries(formats)) {
+    // the Python client's style: filename="file", no part type; and a misleading name and type
+    const res = await send(bytes, name === 'png' ? { filename: 'photo.jpg', type: 'image/jpeg' } : { filename: 'file' })
+    t.equal(res.statusCode, 200, `${name}: ${res.body.slice(0, 200)}`)
+    const body = res.json() as Reply
+    check(t, body)
+    const box = body.faces[0]!.box
+    const width = name === 'bmp' ? 600 : 1200
+    t.ok(box.x >= 0 && box.x + box.width <= width, `${name}: box inside the image`)
+  }
+
+  const v3 = await send(PORTRAIT, { filename: 'file' }, '/v3/facial_emotion')
+  t.equal(v3.statusCode, 200, '/v3 alias')
+
+  // pixels stored sideways with an EXIF orientation that makes them upright: found only if honoured
+  const sideways = await sharp(await sharp(PORTRAIT).rotate(270).toBuffer()).withMetadata({ orientation: 6 }).jpeg().toBuffer()
+  const exif = (await send(sideways)).json() as Reply
+  t.ok(exif.faces.length >= 1, 'EXIF orientation honoured: the face is found')
+  t.ok(exif.faces[0]!.box.x + exif.faces[0]!.box.width <= 1200 && exif.faces[0]!.box.y + exif.faces[0]!.box.height <= 900, 'boxes in upright coordinates')
+
+  const blank = await sharp({ create: { width: 320, height: 240, channels: 3, background: { r: 30, g: 120, b: 200 } } }).png().toBuffer()
+  const none = await send(blank)
+  t.equal(none.statusCode, 200)
+  t.same(none.json(), { facial_emotion: [], faces: [] }, 'no face: empty lists, not an error')
+
+  const small = await sharp(PORTRAIT).resize(400, 300).toBuffer()
+  const two = await sharp({ create: { width: 1600, height: 900, channels: 3, background: { r: 255, g: 255, b: 255 } } })
+    .composite([{ input: PORTRAIT, left: 0, top: 0 }, { input: small, left: 1200, top: 300 }]).jpeg().toBuffer()
+  const multi = (await send(two)).json() as Reply
+  t.ok(multi.faces.length >= 2, `several faces: ${multi.faces.length}`)
+  t.ok(multi.faces[0]!.box.width * multi.faces[0]!.box.height >= multi.faces[1]!.box.width * multi.faces[1]!.box.height, 'largest first')
+
+  const bomb = await send(pngBombHeader(30000, 30000))
+  t.equal(bomb.statusCode, 413, 'a 900-megapixel header is refused before decoding')
+  t.match(bomb.json(), { code: 413, message: /pixels/ })
+  const bmpHeader = Buffer.alloc(64); bmpHeader.write('BM', 0); bmpHeader.writeInt32LE(40000, 18); bmpHeader.writeInt32LE(40000, 22)
+  t.equal((await send(bmpHeader)).statusCode, 413, 'a huge bmp header too')
+  const truncated = await send(PORTRAIT.subarray(0, 200))
+  t.equal(truncated.statusCode, 415, 'a truncated jpeg does not decode')
+  t.match(truncated.json(), { code: 415, error: 'Unsupported Media Type' })
+  t.equal((await send(Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(100, 3)]))).statusCode, 415, 'a corrupt png')
+  t.equal((await app.inject({ method: 'GET', url: '/health/live' })).statusCode, 200, 'still alive')
 })

@@ -1,13 +1,35 @@
 import t from 'tap'
-import { build, KEY, multipart } from '../../helper.js'
+import sharp from 'sharp'
+import { build, buildWithRealModels, form, FORM, hasRealModel, KEY, multipart } from '../../helper.js'
+import { PORTRAIT } from '../../image-fixtures.js'
 
 const jpeg = Buffer.from('ffd8ffe000104a46494600010100000100010000ffd9', 'hex')
 
-t.test('served at /v4 and /v3; an image without its model is a 503 naming it, not a made-up answer', async (t) => {
+t.test('without its model: 503 naming it at /v4 and /v3', async (t) => {
   const app = await build(t)
   for (const url of ['/v4/object_recognizer', '/v3/object_recognizer']) {
     const res = await app.inject({ method: 'POST', url, ...multipart([{ name: 'api_key', value: KEY }, { name: 'file', value: jpeg, filename: 'file' }]) })
     t.equal(res.statusCode, 503)
     t.match(res.json(), { code: 503, message: /model-store\/object_recognizer/ })
   }
+})
+
+t.test('with the model: up to 5 labels, best first, unique, with boxes', { skip: hasRealModel('object_recognizer') ? false : 'model-store/object_recognizer missing' }, async (t) => {
+  const app = await buildWithRealModels(t, ['object_recognizer'], { env: { QUOTA_IMAGE_DAILY: '100' } })
+  const res = await app.inject({ method: 'POST', url: '/v4/object_recognizer', ...multipart([{ name: 'api_key', value: KEY }, { name: 'file', value: PORTRAIT, filename: 'file' }]) })
+  t.equal(res.statusCode, 200, res.body)
+  t.equal(res.headers['x-quota-daily-remaining'], '99', 'one image unit')
+  const body = res.json() as { output: Array<{ tag: string, score: number }>, boxes: Array<{ tag: string, box: { x: number, y: number, width: number, height: number } }> }
+  t.ok(body.output.length >= 1 && body.output.length <= 5)
+  t.ok(body.output.some((o) => o.tag === 'dog'), 'the dog in the picture')
+  t.equal(new Set(body.output.map((o) => o.tag)).size, body.output.length, 'de-duplicated by label')
+  for (let i = 1; i < body.output.length; i++) t.ok(body.output[i - 1]!.score >= body.output[i]!.score)
+  for (const b of body.boxes) t.ok(b.box.x >= 0 && b.box.x + b.box.width <= 1200 && b.box.y + b.box.height <= 900, `${b.tag} box inside`)
+  const blank = await sharp({ create: { width: 200, height: 200, channels: 3, background: { r: 0, g: 0, b: 0 } } }).png().toBuffer()
+  const empty = await app.inject({ method: 'POST', url: '/v3/object_recognizer', ...multipart([{ name: 'api_key', value: KEY }, { name: 'file', value: blank, filename: 'file' }]) })
+  t.equal(empty.statusCode, 200)
+  t.ok(Array.isArray((empty.json() as { output: unknown[] }).output))
+  // a url that is not https is refused before any fetch
+  const http = await app.inject({ method: 'POST', url: '/v4/object_recognizer', headers: FORM, payload: form({ api_key: KEY, url: 'http://127.0.0.1/x.jpg' }) })
+  t.equal(http.statusCode, 400)
 })

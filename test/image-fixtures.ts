@@ -1,0 +1,41 @@
+// Images made in the tests from the portrait that ships with the paralleldots package.
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import { readFileSync } from 'node:fs'
+import { crc32 } from 'node:zlib'
+import sharp from 'sharp'
+
+const require = createRequire(import.meta.url)
+/** A photo of a person with a dog (1200x900 jpeg), from the paralleldots npm package. */
+export const PORTRAIT = readFileSync(join(require.resolve('paralleldots'), '..', 'image-file.jpg'))
+
+/** A 24-bit bottom-up BMP, written by hand (sharp cannot write bmp). */
+export async function toBmp (img: Buffer, width: number): Promise<Buffer> {
+  const { data, info } = await sharp(img).resize({ width }).removeAlpha().raw().toBuffer({ resolveWithObject: true })
+  const row = Math.ceil(info.width * 3 / 4) * 4
+  const out = Buffer.alloc(54 + row * info.height)
+  out.write('BM', 0); out.writeUInt32LE(out.length, 2); out.writeUInt32LE(54, 10)
+  out.writeUInt32LE(40, 14); out.writeInt32LE(info.width, 18); out.writeInt32LE(info.height, 22)
+  out.writeUInt16LE(1, 26); out.writeUInt16LE(24, 28); out.writeUInt32LE(row * info.height, 34)
+  for (let y = 0; y < info.height; y++) {
+    for (let x = 0; x < info.width; x++) {
+      const s = ((info.height - 1 - y) * info.width + x) * 3
+      const d = 54 + y * row + x * 3
+      out[d] = data[s + 2]!; out[d + 1] = data[s + 1]!; out[d + 2] = data[s]!
+    }
+  }
+  return out
+}
+
+/** A PNG whose header claims width x height and whose pixel data is missing: a decompression bomb's header. */
+export function pngBombHeader (width: number, height: number): Buffer {
+  const ihdr = Buffer.alloc(13)
+  ihdr.writeUInt32BE(width, 0); ihdr.writeUInt32BE(height, 4); ihdr[8] = 8; ihdr[9] = 2
+  const chunk = (type: string, body: Buffer) => {
+    const len = Buffer.alloc(4); len.writeUInt32BE(body.length)
+    const tb = Buffer.concat([Buffer.from(type), body])
+    const crc = Buffer.alloc(4); crc.writeUInt32BE(crc32(tb))
+    return Buffer.concat([len, tb, crc])
+  }
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', Buffer.alloc(64)), chunk('IEND', Buffer.alloc(0))])
+}
