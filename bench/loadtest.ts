@@ -1,0 +1,157 @@
+// npm run loadtest [-- --url http://host:port --key KEY] [--duration 10] [--json results.json] [--only a,b]
+// Starts the service on the embedded store (unless --url), drives every operation with the bodies
+// real clients send, and prints per endpoint: requests/s, texts or images/s, p50/p90/p99 latency,
+// errors, and the service's peak memory; a bare Fastify route on the same settings is the ceiling.
+import autocannon from 'autocannon'
+import { spawn, type ChildProcess } from 'node:child_process'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { createRequire } from 'node:module'
+import sharp from 'sharp'
+
+const { values: args } = parseArgs({
+  options: {
+    url: { type: 'string' }, key: { type: 'string' }, duration: { type: 'string', default: '10' },
+    json: { type: 'string' }, only: { type: 'string' }, redis: { type: 'string' }
+  }
+})
+const DURATION = Number(args.duration)
+const root = join(import.meta.dirname, '..')
+const KEY = args.key ?? 'loadtest-key-0000000000000000'
+
+async function freePort (): Promise<number> {
+  return new Promise((resolve) => { const s = createServer(); s.listen(0, '127.0.0.1', () => { const p = (s.address() as { port: number }).port; s.close(() => resolve(p)) }) })
+}
+
+async function start (script: string, env: Record<string, string>): Promise<{ proc: ChildProcess, url: string }> {
+  const port = await freePort()
+  const proc = spawn(process.execPath, ['--import', 'tsx', script], { cwd: root, env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'ignore', 'inherit'] })
+  const url = `http://127.0.0.1:${port}`
+  for (let i = 0; i < 600; i++) {
+    try { if ((await fetch(`${url}/health/ready`)).status < 500 || script.includes('bare')) { const r = await fetch(`${url}/health/live`).catch(() => null); if (r !== null || script.includes('bare')) break } } catch { }
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+  return { proc, url }
+}
+
+function peakRssMb (pid: number | undefined): number | null {
+  if (pid === undefined) return null
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+    const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1])
+    return Math.round(kb / 1024)
+  } catch { return null }
+}
+
+function form (fields: Record<string, string>): string { return new URLSearchParams(fields).toString() }
+function multipart (fields: Record<string, string>, file?: Buffer): { body: Buffer, type: string } {
+  const b = 'loadtestboundary'
+  const parts: Buffer[] = []
+  for (const [k, v] of Object.entries(fields)) parts.push(Buffer.from(`--${b}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`))
+  if (file !== undefined) parts.push(Buffer.from(`--${b}\r\nContent-Disposition: form-data; name="file"; filename="file"\r\n\r\n`), file, Buffer.from('\r\n'))
+  parts.push(Buffer.from(`--${b}--\r\n`))
+  return { body: Buffer.concat(parts), type: `multipart/form-data; boundary=${b}` }
+}
+
+interface Row { name: string, reqPerSec: number, unitsPerSec: number, p50: number, p90: number, p99: number, errors: number, ratio?: number }
+
+async function drive (name: string, url: string, opts: { body: string | Buffer, type: string, units: number, connections: number, path: string }): Promise<Row> {
+  const r = await autocannon({ url: url + opts.path, method: 'POST', headers: { 'content-type': opts.type }, body: opts.body, connections: opts.connections, duration: DURATION })
+  const lat = r.latency as unknown as Record<string, number>
+  return { name, reqPerSec: r.requests.average, unitsPerSec: r.requests.average * opts.units, p50: lat.p50 ?? 0, p90: lat.p90 ?? 0, p99: lat.p99 ?? 0, errors: r.errors + r.non2xx + r.timeouts }
+}
+
+/** /health/live latency sampled while `load` runs. */
+async function liveWhile (url: string, load: Promise<unknown>): Promise<{ p50: number, p99: number, max: number, n: number }> {
+  const times: number[] = []
+  let done = false
+  void load.finally(() => { done = true })
+  while (!done) {
+    const t0 = performance.now()
+    await fetch(`${url}/health/live`)
+    times.push(performance.now() - t0)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  times.sort((a, b) => a - b)
+  const q = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))] ?? 0
+  return { p50: q(0.5), p99: q(0.99), max: times.at(-1) ?? 0, n: times.length }
+}
+
+const procs: ChildProcess[] = []
+process.on('exit', () => { for (const p of procs) p.kill('SIGKILL') })
+
+let service = args.url
+let servicePid: number | undefined
+if (service === undefined) {
+  const env: Record<string, string> = { API_KEYS: KEY, DATA_DIR: join(root, 'data', 'loadtest') }
+  if (args.redis !== undefined) env.REDIS_URL = args.redis
+  const s = await start('server.ts', env)
+  procs.push(s.proc); service = s.url; servicePid = s.proc.pid
+}
+const bare = await start('bench/bare.ts', {})
+procs.push(bare.proc)
+
+const require = createRequire(import.meta.url)
+const portrait = readFileSync(join(require.resolve('paralleldots'), '..', 'image-file.jpg'))
+const img = async (w: number) => sharp(portrait).resize({ width: w }).jpeg({ quality: 85 }).toBuffer()
+const short = (i: number) => ['great phone, love it', 'worst service ever', 'the meeting is at noon', 'what a lovely day', 'not sure about this'][i % 5] as string
+const batch = (n: number) => JSON.stringify(Array.from({ length: n }, (_, i) => short(i)))
+
+const only = args.only?.split(',')
+const want = (n: string) => only === undefined || only.some((o) => n.includes(o))
+const rows: Row[] = []
+const say = (r: Row) => { rows.push(r); process.stderr.write(`  ${r.name}: ${r.reqPerSec.toFixed(0)} req/s, p50 ${r.p50} ms\n`) }
+
+const ceiling = await drive('bare Fastify route (ceiling)', bare.url, { path: '/bare', body: form({ api_key: KEY, text: short(0) }), type: 'application/x-www-form-urlencoded', units: 1, connections: 10 })
+say(ceiling)
+const text: Array<[string, string, string, number, number]> = [
+  ['sentiment, urlencoded', '/v4/sentiment', form({ api_key: KEY, text: short(0) }), 1, 10],
+  ['emotion, urlencoded', '/v4/emotion', form({ api_key: KEY, text: short(1) }), 1, 10],
+  ['intent, urlencoded', '/v4/intent', form({ api_key: KEY, text: short(2) }), 1, 10],
+  ['sentiment_batch of 32, urlencoded', '/v4/sentiment_batch', form({ api_key: KEY, text: batch(32) }), 32, 4],
+  ['sentiment_batch of 1000, urlencoded', '/v4/sentiment_batch', form({ api_key: KEY, text: batch(1000) }), 1000, 2]
+]
+for (const [name, path, body, units, connections] of text) {
+  if (!want(name)) continue
+  const r = await drive(name, service, { path, body, type: 'application/x-www-form-urlencoded', units, connections })
+  r.ratio = r.reqPerSec / ceiling.reqPerSec
+  say(r)
+}
+if (want('multipart')) {
+  const mp = multipart({ api_key: KEY, text: short(0) })
+  const r = await drive('sentiment, multipart', service, { path: '/v4/sentiment', body: mp.body, type: mp.type, units: 1, connections: 10 })
+  r.ratio = r.reqPerSec / ceiling.reqPerSec
+  say(r)
+}
+for (const [op, sizes, connections] of [['facial_emotion', [256, 640, 1920], 2], ['object_recognizer', [640], 2]] as const) {
+  for (const w of sizes) {
+    const name = `${op}, ${w} px, multipart, ${connections} clients`
+    if (!want(name)) continue
+    const mp = multipart({ api_key: KEY }, await img(w))
+    say(await drive(name, service, { path: `/v4/${op}`, body: mp.body, type: mp.type, units: 1, connections }))
+  }
+}
+let live: Awaited<ReturnType<typeof liveWhile>> | null = null
+if (want('live')) {
+  const mp = multipart({ api_key: KEY }, await img(640))
+  const load = drive('facial_emotion, 640 px, 8 clients (saturated)', service, { path: '/v4/facial_emotion', body: mp.body, type: mp.type, units: 1, connections: 8 })
+  live = await liveWhile(service, load)
+  say(await load)
+}
+const peak = peakRssMb(servicePid)
+
+const ms = (x: number) => x.toFixed(0).padStart(6)
+const lines = [
+  `Load test ${new Date().toISOString().slice(0, 10)}, ${DURATION} s per endpoint, service ${args.url ?? 'started here (embedded store' + (args.redis ? ', Redis' : '') + ')'}`,
+  '| endpoint | req/s | texts or images/s | p50 ms | p90 ms | p99 ms | errors | of ceiling |',
+  '|---|---:|---:|---:|---:|---:|---:|---:|',
+  ...rows.map((r) => `| ${r.name} | ${r.reqPerSec.toFixed(0)} | ${r.unitsPerSec.toFixed(0)} | ${ms(r.p50)} | ${ms(r.p90)} | ${ms(r.p99)} | ${r.errors} | ${r.ratio === undefined ? '' : (100 * r.ratio).toFixed(0) + '%'} |`)
+]
+if (live !== null) lines.push('', `/health/live while 8 image requests are in flight: p50 ${live.p50.toFixed(1)} ms, p99 ${live.p99.toFixed(1)} ms, max ${live.max.toFixed(1)} ms (${live.n} probes)`)
+if (peak !== null) lines.push(`service peak RSS: ${peak} MB`)
+console.log(lines.join('\n'))
+if (args.json !== undefined) writeFileSync(args.json, JSON.stringify({ date: new Date().toISOString(), duration: DURATION, rows, live, peakRssMb: peak }, null, 2))
+for (const p of procs) p.kill('SIGTERM')
+process.exit(0)
