@@ -41,5 +41,8 @@ function loader (op: Op): ModelLoader {
   }
 }
 
+/** The shared pool, for tests and diagnostics. */
+export function imagePool (): ImagePool | null { return shared?.pool ?? null }
+
 export const loadHumanFace = loader('facial_emotion')
 export const loadHumanObject = loader('object_recognizer')

@@ -13,6 +13,8 @@ export class ImagePool {
   private readonly queue: Pending[] = []
   private nextId = 1
   backend = 'unknown'
+  /** live tensors reported by the last worker reply */
+  tensors = 0
   private closed = false
 
   constructor (private readonly opts: PoolOptions) {}
@@ -38,6 +40,7 @@ export class ImagePool {
           this.pump()
           return
         }
+        this.tensors = msg.tensors
         const p = slot.busy
         slot.busy = null
         if (p !== null) {

@@ -14,4 +14,5 @@ export interface TagScore { tag: string, score: number }
 export interface FaceResult { facial_emotion: TagScore[], faces: Array<{ box: Box, facial_emotion: TagScore[] }> }
 export interface ObjectResult { output: TagScore[], boxes: Array<{ tag: string, score: number, box: Box }> }
 export interface ImageJob { id: number, op: Op, bytes: Uint8Array }
-export type ImageReply = { id: number, result: FaceResult | ObjectResult } | { id: number, error: { kind: 'unsupported' | 'too-large' | 'internal', message: string } }
+/** `tensors`: live tensors in the worker after the job (a leak shows as growth) */
+export type ImageReply = ({ id: number, result: FaceResult | ObjectResult } | { id: number, error: { kind: 'unsupported' | 'too-large' | 'internal', message: string } }) & { tensors: number }

@@ -80,4 +80,12 @@ t.test('with the model', { skip: hasRealModel('facial_emotion') ? false : 'model
   t.match(truncated.json(), { code: 415, error: 'Unsupported Media Type' })
   t.equal((await send(Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(100, 3)]))).statusCode, 415, 'a corrupt png')
   t.equal((await app.inject({ method: 'GET', url: '/health/live' })).statusCode, 200, 'still alive')
+
+  // no tensor outlives its request: the worker's live tensor count is the same after more images
+  const { imagePool } = await import('../../../lib/image/human.js')
+  await send(PORTRAIT)
+  const before = imagePool()!.tensors
+  for (let i = 0; i < 3; i++) await send(formats.png!)
+  await send(PORTRAIT.subarray(0, 300))
+  t.equal(imagePool()!.tensors, before, `no tensor leak (${before} live tensors)`)
 })
