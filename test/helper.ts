@@ -1,7 +1,7 @@
 // Builds the app with the production options (serverOptions) and the fixture model store, and
 // starts throwaway redis-server processes for the tests that need a real Redis.
 import Fastify, { type FastifyInstance } from 'fastify'
-import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
@@ -128,8 +128,11 @@ export function hasRealModel (name: string): boolean {
 }
 
 /** The app with only the named real models (a temporary store of links), so a test loads what it needs. */
-export async function buildWithRealModels (t: Tap, names: string[], opts: BuildOptions = {}): Promise<FastifyInstance> {
+export async function buildWithRealModels (t: Tap, names: string[], opts: BuildOptions & { fixtures?: boolean } = {}): Promise<FastifyInstance> {
   const store = tempDir(t)
+  if (opts.fixtures === true) {
+    for (const n of readdirSync(FIXTURES)) if (!names.includes(n)) symlinkSync(join(FIXTURES, n), join(store, n), 'dir')
+  }
   for (const n of names) symlinkSync(join(MODEL_STORE, n), join(store, n), 'dir')
   return build(t, { ...opts, env: { MODEL_STORE: store, ...opts.env } })
 }
