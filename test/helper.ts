@@ -85,14 +85,15 @@ export const REDIS_MISSING = 'redis-server is not installed: these tests need a 
 /** A throwaway redis-server on a free port, no persistence, killed at teardown. */
 export class TestRedis {
   proc: ChildProcess | null = null
-  constructor (readonly port: number, readonly dir: string) {}
+  constructor (readonly port: number, readonly dir: string, readonly persist = false) {}
 
   get url (): string { return `redis://127.0.0.1:${this.port}` }
 
-  static async start (t: Tap): Promise<TestRedis> {
+  /** persist: an append-only file fsynced on every write, so data survives a restart */
+  static async start (t: Tap, opts: { persist?: boolean } = {}): Promise<TestRedis> {
     const bin = redisServerPath()
     if (bin === null) throw new Error(REDIS_MISSING)
-    const r = new TestRedis(await freePort(), tempDir(t))
+    const r = new TestRedis(await freePort(), tempDir(t), opts.persist === true)
     await r.up()
     t.teardown(() => r.down())
     return r
@@ -100,7 +101,8 @@ export class TestRedis {
 
   async up (): Promise<void> {
     const bin = redisServerPath() as string
-    this.proc = spawn(bin, ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', this.dir], { stdio: 'ignore' })
+    this.proc = spawn(bin, ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--dir', this.dir,
+      ...(this.persist ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'])], { stdio: 'ignore' })
     const deadline = Date.now() + 5000
     while (Date.now() < deadline) {
       const r = spawnSync('redis-cli', ['-p', String(this.port), 'ping'], { encoding: 'utf8' })
