@@ -1,6 +1,9 @@
 // Fastify options shared by server.ts and the tests, so tests run the production configuration.
 import { randomUUID } from 'node:crypto'
-import type { FastifyServerOptions, FastifyRequest } from 'fastify'
+import { STATUS_CODES } from 'node:http'
+import type { Socket } from 'node:net'
+import type { Server } from 'node:http'
+import type { FastifyHttpOptions, FastifyServerOptions, FastifyRequest } from 'fastify'
 import type { Config } from './schemas/env.js'
 import { parseUrlEncoded } from './lib/fields.js'
 
@@ -10,7 +13,25 @@ export function redactUrl (url: string): string {
   return url.replace(API_KEY_IN_URL, '$1[REDACTED]')
 }
 
-export function serverOptions (config: Config, logger: FastifyServerOptions['logger'] | boolean = true): FastifyServerOptions {
+/**
+ * Errors Node reports before a request reaches Fastify (a request not received within
+ * requestTimeout, oversized headers, unparsable HTTP): answered in the service's JSON shape,
+ * then the connection is closed.
+ */
+function clientErrorHandler (err: Error & { code?: string }, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return
+  const status = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400
+  const message = status === 408
+    ? 'The request was not received in time; send the whole request promptly.'
+    : status === 431 ? 'The request headers are too large.' : 'The request is not valid HTTP.'
+  const body = JSON.stringify({ code: status, error: STATUS_CODES[status], message })
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`)
+  }
+  socket.destroy()
+}
+
+export function serverOptions (config: Config, logger: FastifyServerOptions['logger'] | boolean = true): FastifyHttpOptions<Server> {
   return {
     logger: logger === true
       ? {
@@ -29,6 +50,9 @@ export function serverOptions (config: Config, logger: FastifyServerOptions['log
     bodyLimit: config.bodyLimit,
     requestTimeout: config.requestTimeoutMs,
     connectionTimeout: config.requestTimeoutMs + 5_000,
+    // Node checks request timeouts on this interval (30 s by default, which would double them)
+    http: { connectionsCheckingInterval: Math.max(250, Math.min(5_000, Math.floor(config.requestTimeoutMs / 4))), headersTimeout: config.requestTimeoutMs },
+    clientErrorHandler,
     keepAliveTimeout: 5_000,
     trustProxy: config.trustProxy,
     // Query strings get the same treatment as urlencoded bodies (repeated and indexed fields).

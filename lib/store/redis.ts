@@ -6,6 +6,8 @@ import { Redis, type RedisOptions } from 'ioredis'
 import { counter, periods, type ChargeResult, type DayUsage, type KeyRecord, type Limits, type QuotaKind, type Store } from './types.js'
 
 const CHARGE = `
+-- an undo got here first (this charge was re-sent after a reconnect): do nothing
+if redis.call('EXISTS', KEYS[4]) == 1 then return {0, 0, 0, 3} end
 local units = tonumber(ARGV[1])
 local dl = tonumber(ARGV[2])
 local ml = tonumber(ARGV[3])
@@ -19,7 +21,26 @@ redis.call('EXPIRE', KEYS[1], ARGV[4])
 redis.call('EXPIRE', KEYS[2], ARGV[5])
 redis.call('HINCRBY', KEYS[3], ARGV[6], units)
 redis.call('EXPIRE', KEYS[3], 2764800)
+-- a marker naming what was charged, so a charge whose reply was lost can be undone exactly once
+redis.call('SET', KEYS[4], KEYS[1] .. '|' .. KEYS[2] .. '|' .. KEYS[3] .. '|' .. ARGV[6] .. '|' .. units, 'EX', 120)
 return {1, d, m, 0}
+`
+
+const UNDO = `
+local v = redis.call('GET', KEYS[1])
+-- leave a tombstone either way, so that a late copy of the charge is refused
+redis.call('SET', KEYS[1], 'undone', 'EX', 120)
+if (not v) or v == 'undone' then return 0 end
+local parts = {}
+for p in string.gmatch(v, '[^|]+') do table.insert(parts, p) end
+local units = tonumber(parts[5])
+for i = 1, 2 do
+  local c = redis.call('DECRBY', parts[i], units)
+  if c < 0 then redis.call('SET', parts[i], 0, 'KEEPTTL') end
+end
+local h = redis.call('HINCRBY', parts[3], parts[4], -units)
+if h <= 0 then redis.call('HDEL', parts[3], parts[4]) end
+return 1
 `
 
 const REFUND = `
@@ -33,7 +54,8 @@ if h <= 0 then redis.call('HDEL', KEYS[3], ARGV[2]) end
 return 1
 `
 
-type ChargeFn = (d: string, m: string, h: string, units: number, dl: number, ml: number, dttl: number, mttl: number, op: string) => Promise<[number, number, number, number]>
+type ChargeFn = (d: string, m: string, h: string, marker: string, units: number, dl: number, ml: number, dttl: number, mttl: number, op: string) => Promise<[number, number, number, number]>
+type UndoFn = (marker: string) => Promise<number>
 type RefundFn = (d: string, m: string, h: string, units: number, op: string) => Promise<number>
 
 export function redisOptions (timeoutMs: number): RedisOptions {
@@ -56,7 +78,8 @@ export class RedisStore implements Store {
   constructor (url: string, opts: { timeoutMs: number, prefix?: string }) {
     this.client = new Redis(url, redisOptions(opts.timeoutMs))
     this.prefix = opts.prefix ?? 'otia:'
-    this.client.defineCommand('otiaCharge', { numberOfKeys: 3, lua: CHARGE })
+    this.client.defineCommand('otiaCharge', { numberOfKeys: 4, lua: CHARGE })
+    this.client.defineCommand('otiaUndo', { numberOfKeys: 1, lua: UNDO })
     this.client.defineCommand('otiaRefund', { numberOfKeys: 3, lua: REFUND })
     // errors are reported through the commands that fail; an unhandled 'error' event would crash
     this.client.on('error', () => {})
@@ -108,19 +131,27 @@ export class RedisStore implements Store {
     }
   }
 
-  async charge (id: string, kind: QuotaKind, units: number, limits: Limits, now: Date, op: string): Promise<ChargeResult> {
+  async charge (id: string, kind: QuotaKind, units: number, limits: Limits, now: Date, op: string, token?: string): Promise<ChargeResult> {
     const { p, d, m, h } = this.keysFor(id, kind, now)
+    const marker = this.k('charge', token ?? `${process.pid}-${Date.now()}-${Math.random()}`)
     // counters outlive their period by a day, so a clock a little off never resurrects one
     const dttl = Math.ceil((p.dayReset.getTime() - now.getTime()) / 1000) + 86_400
     const mttl = Math.ceil((p.monthReset.getTime() - now.getTime()) / 1000) + 86_400
     const charge = (this.client as unknown as { otiaCharge: ChargeFn }).otiaCharge
-    const [ok, du, mu, why] = await charge.call(this.client, d, m, h, units, limits.daily ?? -1, limits.monthly ?? -1, dttl, mttl, op)
+    const [ok, du, mu, why] = await charge.call(this.client, d, m, h, marker, units, limits.daily ?? -1, limits.monthly ?? -1, dttl, mttl, op)
+    if (why === 3) throw new Error('charge cancelled by an earlier undo')
     return {
       ok: ok === 1,
       ...(why === 1 ? { refusedBy: 'daily' as const } : why === 2 ? { refusedBy: 'monthly' as const } : {}),
       daily: counter(Number(du), limits.daily, p.dayReset),
       monthly: counter(Number(mu), limits.monthly, p.monthReset)
     }
+  }
+
+  /** Undoes the charge made under `token`, if it happened and was not undone yet. */
+  async undo (token: string): Promise<boolean> {
+    const undo = (this.client as unknown as { otiaUndo: UndoFn }).otiaUndo
+    return (await undo.call(this.client, this.k('charge', token))) === 1
   }
 
   async refund (id: string, kind: QuotaKind, units: number, now: Date, op: string): Promise<void> {

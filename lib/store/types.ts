@@ -45,7 +45,12 @@ export interface Store {
   /** id or key hash; returns the removed record */
   deleteKey (idOrHash: string): Promise<KeyRecord | null>
   /** atomically charges units against both periods, or nothing if either would go over */
-  charge (id: string, kind: QuotaKind, units: number, limits: Limits, now: Date, op: string): Promise<ChargeResult>
+  charge (id: string, kind: QuotaKind, units: number, limits: Limits, now: Date, op: string, token?: string): Promise<ChargeResult>
+  /**
+   * Undoes the charge made under `token` if it took place (a charge whose reply was lost may or may
+   * not have); a store whose charges cannot be lost has none.
+   */
+  undo? (token: string): Promise<boolean>
   refund (id: string, kind: QuotaKind, units: number, now: Date, op: string): Promise<void>
   usage (id: string, kind: QuotaKind, limits: Limits, now: Date): Promise<{ daily: Counter, monthly: Counter }>
   /** per operation and UTC day, the last `days` days */

@@ -81,6 +81,8 @@ export default fp(async (fastify) => {
       // a 4xx from a library: keep its text (it names the problem) unless it is empty
       message = e.message || (STATUS_CODES[status] ?? 'Bad request')
     }
+    // a body refused before it was read whole is not drained: the connection closes
+    if (status === 413 || (status === 400 && e.code === 'SVC_MALFORMED_BODY')) reply.header('connection', 'close')
     return sendError(reply, status, message, e.headers)
   })
 

@@ -75,6 +75,17 @@ export default fp(async (fastify) => {
     return rec
   })
 
+  const pendingUndo = new Set<NodeJS.Timeout>()
+  function undoLater (token: string, attempt = 0): void {
+    if (store.undo === undefined || attempt >= 30) return
+    const timer = setTimeout(() => {
+      pendingUndo.delete(timer)
+      store.undo!(token).catch(() => undoLater(token, attempt + 1))
+    }, attempt === 0 ? 100 : 1000)
+    pendingUndo.add(timer)
+  }
+  fastify.addHook('onClose', async () => { for (const t of pendingUndo) clearTimeout(t) })
+
   function storeDown (err: unknown): Error {
     fastify.log.warn({ err: (err as Error).message }, 'quota store unavailable')
     return withHeaders(new Errors.StoreUnavailable(), { 'retry-after': 1 })
@@ -134,8 +145,10 @@ export default fp(async (fastify) => {
     const limits = planLimits(req.apiKey.plan, rc.quota)
     let res: ChargeResult
     try {
-      res = await store.charge(req.apiKey.id, rc.quota, units, limits, at, op)
+      res = await store.charge(req.apiKey.id, rc.quota, units, limits, at, op, req.id)
     } catch (err) {
+      // the charge may have happened with its reply lost: undo it, if so, once the store answers
+      undoLater(req.id)
       if (config.failOpen) { req.log.warn('quota store down: serving uncounted (FAIL_OPEN)'); return }
       throw storeDown(err)
     }
@@ -154,9 +167,11 @@ export default fp(async (fastify) => {
     if (c !== null && reply.statusCode >= 400 && req.apiKey !== null) {
       req.charged = null
       try {
-        await store.refund(req.apiKey.id, c.kind, c.units, c.at, c.op)
+        if (store.undo !== undefined) await store.undo(req.id)
+        else await store.refund(req.apiKey.id, c.kind, c.units, c.at, c.op)
       } catch (err) {
-        req.log.error({ err: (err as Error).message }, 'refund failed')
+        req.log.error({ err: (err as Error).message }, 'refund failed; retrying in the background')
+        undoLater(req.id, 1)
       }
     }
     return payload

@@ -73,6 +73,11 @@ export default fp(async (fastify) => {
 
   fastify.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id)
+    // a multipart body announcing more than any request may carry is refused before it is read
+    const length = Number(req.headers['content-length'])
+    if (length > config.imageMaxBytes + config.bodyLimit && (req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/')) {
+      throw new Errors.BodyTooLarge(`${config.imageMaxBytes + config.bodyLimit} bytes for a multipart request`)
+    }
   })
 
   // Parsers: JSON (an empty body is no fields), urlencoded (repeated and indexed names),

@@ -1,0 +1,30 @@
+// The Redis store's charge markers: a charge whose reply was lost can be undone exactly once, and
+// an undo that arrives before a re-sent charge cancels it.
+import t from 'tap'
+import { RedisStore } from '../../lib/store/redis.js'
+import { TestRedis } from '../helper.js'
+
+t.test('undo restores the counters once; an early undo cancels a late charge', async (t) => {
+  const redis = await TestRedis.start(t)
+  const store = new RedisStore(redis.url, { timeoutMs: 500 })
+  t.ok(await store.connect(2000))
+  t.teardown(() => store.close())
+  const now = new Date('2026-05-05T12:00:00Z')
+  const limits = { daily: 10, monthly: null }
+  const a = await store.charge('k1', 'text', 3, limits, now, 'sentiment_batch', 'req-a')
+  t.equal(a.daily.used, 3)
+  t.equal(await store.undo('req-a'), true, 'undone')
+  t.equal(await store.undo('req-a'), false, 'only once')
+  t.equal((await store.usage('k1', 'text', limits, now)).daily.used, 0)
+  t.same(await store.history('k1', now, 30), [], 'history undone too')
+  t.equal(await store.undo('req-b'), false, 'nothing to undo yet')
+  await t.rejects(store.charge('k1', 'text', 2, limits, now, 'sentiment', 'req-b'), /cancelled/, 'a charge after its undo is refused')
+  t.equal((await store.usage('k1', 'text', limits, now)).daily.used, 0)
+  const c = await store.charge('k1', 'text', 10, limits, now, 'sentiment_batch', 'req-c')
+  t.ok(c.ok)
+  const d = await store.charge('k1', 'text', 1, limits, now, 'sentiment', 'req-d')
+  t.notOk(d.ok, 'over the quota')
+  t.equal(d.refusedBy, 'daily')
+  t.equal(await store.undo('req-d'), false, 'a refused charge left nothing to undo')
+  t.equal((await store.usage('k1', 'text', limits, now)).daily.used, 10)
+})
