@@ -1,0 +1,120 @@
+// A fastText-style classifier trained with a sparse SGD loop of our own (TF.js cannot train an
+// embedding layer at a usable speed here), exported as a TF.js LayersModel:
+// ids, weights -> Embedding(buckets, dim) -> weighted sum (Dot) -> Dense(classes, softmax).
+import type { TF } from '../lib/tf.js'
+import { fileIO } from '../lib/tf-io.js'
+import { featurise, type FeatureConfig } from '../lib/text/features.js'
+
+export interface Example { text: string, label: number }
+export interface TrainOptions { dim: number, epochs: number, lr: number, seed: number, balance: boolean, classes: number, l2?: number }
+export interface Weights { E: Float32Array, W: Float32Array, b: Float32Array, dim: number, classes: number, buckets: number }
+
+/** mulberry32: a small seeded generator, so training is reproducible */
+export function rng (seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+export function shuffle<T> (xs: T[], rand: () => number): T[] {
+  for (let i = xs.length - 1; i > 0; i--) { const j = Math.floor(rand() * (i + 1)); [xs[i], xs[j]] = [xs[j] as T, xs[i] as T] }
+  return xs
+}
+
+export function forward (w: Weights, ids: Int32Array, weights: Float32Array, h: Float32Array, p: Float32Array): void {
+  h.fill(0)
+  for (let k = 0; k < ids.length; k++) {
+    const off = (ids[k] as number) * w.dim
+    const wk = weights[k] as number
+    for (let d = 0; d < w.dim; d++) h[d]! += wk * (w.E[off + d] as number)
+  }
+  let max = -Infinity
+  for (let c = 0; c < w.classes; c++) {
+    let z = w.b[c] as number
+    for (let d = 0; d < w.dim; d++) z += (h[d] as number) * (w.W[d * w.classes + c] as number)
+    p[c] = z
+    if (z > max) max = z
+  }
+  let sum = 0
+  for (let c = 0; c < w.classes; c++) { p[c] = Math.exp((p[c] as number) - max); sum += p[c] as number }
+  for (let c = 0; c < w.classes; c++) p[c]! /= sum
+}
+
+export function predictAll (w: Weights, texts: string[], cfg: FeatureConfig): number[][] {
+  const h = new Float32Array(w.dim)
+  const p = new Float32Array(w.classes)
+  return texts.map((t) => { const f = featurise(t, cfg); forward(w, f.ids, f.weights, h, p); return Array.from(p) })
+}
+
+function bar (done: number, total: number): string {
+  const n = Math.round(20 * done / total)
+  return '[' + '#'.repeat(n) + '.'.repeat(20 - n) + ']'
+}
+
+export function train (examples: Example[], cfg: FeatureConfig, opts: TrainOptions, validate: (w: Weights) => { name: string, value: number }): Weights {
+  const rand = rng(opts.seed)
+  const { dim, classes } = opts
+  const w: Weights = { E: new Float32Array(cfg.buckets * dim), W: new Float32Array(dim * classes), b: new Float32Array(classes), dim, classes, buckets: cfg.buckets }
+  for (let i = dim; i < w.E.length; i++) w.E[i] = (rand() * 2 - 1) / dim // row 0 (padding) stays zero
+  const feats = examples.map((e) => ({ ...featurise(e.text, cfg), label: e.label }))
+  const counts = new Array<number>(classes).fill(0)
+  for (const e of examples) counts[e.label]!++
+  const cw = counts.map((c) => opts.balance ? examples.length / (classes * Math.max(1, c)) : 1)
+  const h = new Float32Array(dim); const p = new Float32Array(classes); const g = new Float32Array(classes); const dh = new Float32Array(dim)
+  const total = opts.epochs * feats.length
+  let step = 0
+  const order = feats.map((_, i) => i)
+  for (let epoch = 1; epoch <= opts.epochs; epoch++) {
+    shuffle(order, rand)
+    let loss = 0
+    const t0 = performance.now()
+    for (let n = 0; n < order.length; n++) {
+      const ex = feats[order[n] as number]!
+      const lr = opts.lr * (1 - step++ / total)
+      forward(w, ex.ids, ex.weights, h, p)
+      const c0 = cw[ex.label] as number
+      loss += -Math.log(Math.max(1e-9, p[ex.label] as number)) * c0
+      for (let c = 0; c < classes; c++) g[c] = ((p[c] as number) - (c === ex.label ? 1 : 0)) * c0
+      dh.fill(0)
+      for (let d = 0; d < dim; d++) {
+        const hd = h[d] as number
+        for (let c = 0; c < classes; c++) {
+          const idx = d * classes + c
+          dh[d]! += (w.W[idx] as number) * (g[c] as number)
+          w.W[idx]! -= lr * (hd * (g[c] as number) + (opts.l2 ?? 0) * (w.W[idx] as number))
+        }
+      }
+      for (let c = 0; c < classes; c++) w.b[c]! -= lr * (g[c] as number)
+      for (let k = 0; k < ex.ids.length; k++) {
+        const off = (ex.ids[k] as number) * dim
+        const s = lr * (ex.weights[k] as number)
+        for (let d = 0; d < dim; d++) w.E[off + d]! -= s * (dh[d] as number)
+      }
+      if (n % 2000 === 0) process.stderr.write(`\r  epoch ${epoch}/${opts.epochs} ${bar(n, order.length)} loss ${(loss / (n + 1)).toFixed(4)}`)
+    }
+    const v = validate(w)
+    process.stderr.write(`\r  epoch ${epoch}/${opts.epochs} ${bar(1, 1)} loss ${(loss / order.length).toFixed(4)}  validation ${v.name} ${v.value.toFixed(4)}  (${((performance.now() - t0) / 1000).toFixed(1)} s)\n`)
+  }
+  return w
+}
+
+/** Saves the weights as a TF.js LayersModel whose graph computes exactly `forward`. */
+export async function saveModel (tf: TF, w: Weights, path: string): Promise<void> {
+  const ids = tf.input({ shape: [null], dtype: 'int32', name: 'ids' })
+  const weights = tf.input({ shape: [null], name: 'weights' })
+  const emb = tf.layers.embedding({ inputDim: w.buckets, outputDim: w.dim, name: 'features' }).apply(ids) as import('@tensorflow/tfjs').SymbolicTensor
+  const w3 = tf.layers.reshape({ targetShape: [-1, 1] }).apply(weights) as import('@tensorflow/tfjs').SymbolicTensor
+  const pooled = tf.layers.dot({ axes: 1, name: 'average' }).apply([emb, w3]) as import('@tensorflow/tfjs').SymbolicTensor
+  const flat = tf.layers.flatten().apply(pooled) as import('@tensorflow/tfjs').SymbolicTensor
+  const out = tf.layers.dense({ units: w.classes, activation: 'softmax', name: 'classes' }).apply(flat) as import('@tensorflow/tfjs').SymbolicTensor
+  const model = tf.model({ inputs: [ids, weights], outputs: out })
+  model.getLayer('features').setWeights([tf.tensor2d(w.E, [w.buckets, w.dim])])
+  model.getLayer('classes').setWeights([tf.tensor2d(w.W, [w.dim, w.classes]), tf.tensor1d(w.b)])
+  await model.save(fileIO(path))
+  model.dispose()
+}

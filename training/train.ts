@@ -1,0 +1,72 @@
+// npm run train -- <op>: reproduces model-store/<op>/1 from ../shared/datasets (fixed seeds).
+// ops: sentiment, emotion, sarcasm, intent, new_intent, taxonomy
+import { mkdir, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { getTf } from '../lib/tf.js'
+import type { FeatureConfig } from '../lib/text/features.js'
+import { predictAll, saveModel, train, type Example, type Weights } from './fasttext.js'
+import { argmax, confusion } from './metrics.js'
+import { OPS, type OpSpec } from './ops.js'
+
+const op = process.argv[2]
+const spec: OpSpec | undefined = op === undefined ? undefined : OPS[op]
+if (spec === undefined) {
+  process.stderr.write(`usage: npm run train -- <op>   (ops: ${Object.keys(OPS).join(', ')})\n`)
+  process.exit(2)
+}
+
+const t0 = performance.now()
+const data = spec.data()
+const index = new Map(spec.labels.map((l, i) => [l, i]))
+const toExamples = (rows: Array<{ text: string, label: string }>): Example[] => rows.map((r) => {
+  const label = index.get(r.label)
+  if (label === undefined) throw new Error(`unknown label ${r.label}`)
+  return { text: r.text, label }
+})
+const trainSet = toExamples(data.train)
+process.stderr.write(`${op}: ${trainSet.length} training rows; validation: ${data.validation.map((v) => `${v.name} ${v.rows.length}`).join(', ')}\n`)
+
+const cfg: FeatureConfig = spec.features
+const primary = data.validation[0]!
+const goldOf = (rows: Array<{ label: string }>) => rows.map((r) => index.get(r.label) as number)
+const weights: Weights = train(trainSet, cfg, { ...spec.train, classes: spec.labels.length }, (w) => {
+  const pred = predictAll(w, primary.rows.map((r) => r.text), cfg).map(argmax)
+  return { name: primary.metric.name, value: primary.metric.score(confusion(goldOf(primary.rows), pred, spec.labels.length)) }
+})
+
+const metrics = data.validation.map((v) => {
+  const probs = predictAll(weights, v.rows.map((r) => r.text), cfg)
+  const m = confusion(goldOf(v.rows), probs.map(argmax), spec.labels.length)
+  return { dataset: v.name, split: v.split, metric: v.metric.name, value: Number(v.metric.score(m).toFixed(4)), baseline: v.metric.baseline }
+})
+for (const m of metrics) process.stderr.write(`  ${m.dataset} ${m.split}: ${m.metric} = ${m.value}\n`)
+
+const dir = join(import.meta.dirname, '..', 'model-store', op!, '1')
+await mkdir(dir, { recursive: true })
+const { tf } = await getTf()
+await saveModel(tf, weights, join(dir, 'model.json'))
+await writeFile(join(dir, 'features.json'), JSON.stringify(cfg, null, 2) + '\n')
+const manifest = {
+  name: op,
+  version: 1,
+  kind: 'text-classifier',
+  description: spec.description,
+  languages: ['en'],
+  labels: spec.labels,
+  inputs: [
+    { name: 'ids', dtype: 'int32', shape: [null, null], description: 'hashed feature ids of each text (lib/text/features.ts with features.json); 0 pads' },
+    { name: 'weights', dtype: 'float32', shape: [null, null], description: '1/n for each of the n features of a text, 0 on padding' }
+  ],
+  outputs: [{ name: 'probabilities', dtype: 'float32', shape: [null, spec.labels.length] }],
+  files: ['model.json', 'weights.bin', 'features.json'],
+  training: {
+    command: `npm run train -- ${op}`,
+    seed: spec.train.seed,
+    data: data.sources,
+    notes: [`fastText-style embedding bag (dim ${spec.train.dim}, ${cfg.buckets} hashed buckets of word unigrams${cfg.wordBigrams ? ', bigrams' : ''}${cfg.charNgrams.length ? `, char ${cfg.charNgrams.join('-')}-grams` : ''}), ${spec.train.epochs} epochs of SGD from lr ${spec.train.lr}${spec.train.balance ? ', class-balanced loss' : ''}; ${trainSet.length} training rows.`, spec.notes ?? ''].join(' ').trim()
+  },
+  metrics,
+  created: new Date().toISOString()
+}
+await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n')
+process.stderr.write(`wrote model-store/${op}/1 in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`)
