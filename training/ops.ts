@@ -16,6 +16,8 @@ export interface OpSpec {
 
 const TWEETS: FeatureConfig = { buckets: 1 << 17, charNgrams: [3, 5], wordBigrams: true, maxFeatures: 1500, maxChars: 2000 }
 
+import { MORE } from './ops-more.js'
+
 export const OPS: Record<string, OpSpec> = {
   sentiment: {
     labels: ['negative', 'neutral', 'positive'],
@@ -34,5 +36,6 @@ export const OPS: Record<string, OpSpec> = {
         ]
       }
     }
-  }
+  },
+  ...MORE
 }

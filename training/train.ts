@@ -26,7 +26,13 @@ const toExamples = (rows: Array<{ text: string, label: string }>): Example[] => 
 const trainSet = toExamples(data.train)
 process.stderr.write(`${op}: ${trainSet.length} training rows; validation: ${data.validation.map((v) => `${v.name} ${v.rows.length}`).join(', ')}\n`)
 
-const cfg: FeatureConfig = spec.features
+// TRAIN_* variables override the spec for experiments; the committed models use the spec alone
+const env = process.env
+const cfg: FeatureConfig = { ...spec.features, ...(env.TRAIN_BUCKETS ? { buckets: Number(env.TRAIN_BUCKETS) } : {}), ...(env.TRAIN_CHARS ? { charNgrams: env.TRAIN_CHARS === 'none' ? [] : env.TRAIN_CHARS.split('-').map(Number) } : {}) }
+if (env.TRAIN_EPOCHS) spec.train.epochs = Number(env.TRAIN_EPOCHS)
+if (env.TRAIN_LR) spec.train.lr = Number(env.TRAIN_LR)
+if (env.TRAIN_DIM) spec.train.dim = Number(env.TRAIN_DIM)
+if (env.TRAIN_BALANCE) spec.train.balance = env.TRAIN_BALANCE === '1'
 const primary = data.validation[0]!
 const goldOf = (rows: Array<{ label: string }>) => rows.map((r) => index.get(r.label) as number)
 const weights: Weights = train(trainSet, cfg, { ...spec.train, classes: spec.labels.length }, (w) => {

@@ -27,7 +27,7 @@ export function tokens (text: string, maxChars: number): string[] {
   return s.match(TOKEN_RE) ?? []
 }
 
-function hash (s: string, buckets: number): number {
+export function hash (s: string, buckets: number): number {
   let h = 2166136261
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619)
   return 1 + ((h >>> 0) % (buckets - 1))
