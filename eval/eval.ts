@@ -1,0 +1,37 @@
+// npm run eval: scores every model in model-store on the validation splits of ../shared/datasets,
+// through the same loaders the service uses, and prints one row per model and metric with the
+// published baselines; writes the table to eval/results.md as well.
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { getTf } from '../lib/tf.js'
+import { scanStore } from '../lib/registry.js'
+import { loadTextClassifier } from '../lib/text/classifier.js'
+import { OPS } from '../training/ops.js'
+import { argmax, confusion } from '../training/metrics.js'
+import { evaluateImages, type EvalRow } from './images.js'
+
+const only = process.argv[2]
+const rows: EvalRow[] = []
+const store = join(import.meta.dirname, '..', 'model-store')
+const { tf, backend } = await getTf()
+process.stderr.write(`TensorFlow.js backend: ${backend}\n`)
+
+for (const info of await scanStore(store)) {
+  if (only !== undefined && info.name !== only) continue
+  const spec = OPS[info.name]
+  if (info.manifest.kind !== 'text-classifier' || spec === undefined) continue
+  const model = await loadTextClassifier(info.dir, info.manifest, tf, { imageMaxPixels: 0 })
+  const index = new Map(info.manifest.labels.map((l, i) => [l, i]))
+  for (const v of spec.data().validation) {
+    const probs = await model.predict(v.rows.map((r) => r.text))
+    const m = confusion(v.rows.map((r) => index.get(r.label) as number), probs.map(argmax), info.manifest.labels.length)
+    rows.push({ model: `${info.name} v${info.version}`, dataset: `${v.name} (${v.split}, ${v.rows.length})`, metric: v.metric.name, value: v.metric.score(m), ...(v.metric.baseline ? { baseline: v.metric.baseline } : {}) })
+  }
+  model.dispose()
+}
+if (only === undefined || only === 'facial_emotion' || only === 'object_recognizer') rows.push(...await evaluateImages((s) => process.stderr.write(s + '\n')))
+
+const header = '| model | validation data | metric | value | baseline |\n|---|---|---|---:|---|'
+const table = [header, ...rows.map((r) => `| ${r.model} | ${r.dataset} | ${r.metric} | ${r.value.toFixed(3)} | ${r.baseline ?? ''} |`)].join('\n')
+console.log(table)
+if (only === undefined) writeFileSync(join(import.meta.dirname, 'results.md'), `Model evaluation, ${new Date().toISOString().slice(0, 10)}, backend ${backend} (npm run eval)\n\n${table}\n`)
