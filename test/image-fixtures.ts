@@ -39,3 +39,11 @@ export function pngBombHeader (width: number, height: number): Buffer {
   }
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', Buffer.alloc(64)), chunk('IEND', Buffer.alloc(0))])
 }
+
+/** A self-signed certificate for localhost, made at test time in `dir` (never committed). */
+export function selfSignedCert (dir: string): { key: Buffer, cert: Buffer, certFile: string } {
+  const { execFileSync } = require('node:child_process') as typeof import('node:child_process')
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,DNS:evil.test,DNS:mixed.test,IP:127.0.0.1,IP:::1',
+    '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' })
+  return { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')), certFile: join(dir, 'cert.pem') }
+}

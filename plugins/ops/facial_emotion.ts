@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { imageOperation } from '../../lib/routes.js'
-import { Errors } from '../../lib/errors.js'
+import { fetcherFor } from '../../lib/image/fetch.js'
 import { FacialEmotionReply } from '../../schemas/ops/facial_emotion.js'
 
 export default async function facialEmotion (fastify: FastifyInstance) {
@@ -13,7 +13,6 @@ export default async function facialEmotion (fastify: FastifyInstance) {
       const [result] = await model.predict([image])
       return result
     },
-    // The SSRF-guarded fetcher arrives with the image models (the model check answers 503 first).
-    fetch: async () => { throw new Errors.UrlFetch('fetching by address is not enabled on this server') }
+    fetch: fetcherFor(fastify.config)
   })
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { imageOperation } from '../../lib/routes.js'
-import { Errors } from '../../lib/errors.js'
+import { fetcherFor } from '../../lib/image/fetch.js'
 import { ObjectRecognizerReply } from '../../schemas/ops/object_recognizer.js'
 
 export default async function objectRecognizer (fastify: FastifyInstance) {
@@ -13,7 +13,6 @@ export default async function objectRecognizer (fastify: FastifyInstance) {
       const [result] = await model.predict([image])
       return result
     },
-    // The SSRF-guarded fetcher arrives with the image models (the model check answers 503 first).
-    fetch: async () => { throw new Errors.UrlFetch('fetching by address is not enabled on this server') }
+    fetch: fetcherFor(fastify.config)
   })
 }

@@ -1,7 +1,8 @@
 import t from 'tap'
 import sharp from 'sharp'
-import { build, buildWithRealModels, form, FORM, hasRealModel, KEY, multipart } from '../../helper.js'
-import { PORTRAIT } from '../../image-fixtures.js'
+import https from 'node:https'
+import { build, buildWithRealModels, form, FORM, hasRealModel, KEY, multipart, tempDir } from '../../helper.js'
+import { PORTRAIT, selfSignedCert } from '../../image-fixtures.js'
 
 const jpeg = Buffer.from('ffd8ffe000104a46494600010100000100010000ffd9', 'hex')
 
@@ -32,4 +33,25 @@ t.test('with the model: up to 5 labels, best first, unique, with boxes', { skip:
   // a url that is not https is refused before any fetch
   const http = await app.inject({ method: 'POST', url: '/v4/object_recognizer', headers: FORM, payload: form({ api_key: KEY, url: 'http://127.0.0.1/x.jpg' }) })
   t.equal(http.statusCode, 400)
+})
+
+t.test('by https address: an allow-listed local server, /v4 and /v3; a hostile address is a 400 and free', { skip: hasRealModel('object_recognizer') ? false : 'model-store/object_recognizer missing' }, async (t) => {
+  const tls = selfSignedCert(tempDir(t))
+  const hits: string[] = []
+  const server = https.createServer({ key: tls.key, cert: tls.cert }, (req, res) => { hits.push(req.url ?? ''); res.end(PORTRAIT) })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()) }))
+  const port = (server.address() as { port: number }).port
+  const app = await buildWithRealModels(t, ['object_recognizer'], { env: { IMAGE_FETCH_ALLOW_HOSTS: '127.0.0.1', IMAGE_FETCH_CA_FILE: tls.certFile, QUOTA_IMAGE_DAILY: '10' } })
+  for (const path of ['/v4/object_recognizer', '/v3/object_recognizer']) {
+    const res = await app.inject({ method: 'POST', url: path, headers: FORM, payload: form({ api_key: KEY, url: `https://127.0.0.1:${port}/photo.jpg` }) })
+    t.equal(res.statusCode, 200, res.body)
+    t.ok((res.json() as { output: Array<{ tag: string }> }).output.some((o) => o.tag === 'dog'))
+  }
+  t.equal(hits.length, 2)
+  const hostile = await app.inject({ method: 'POST', url: '/v4/object_recognizer', headers: FORM, payload: form({ api_key: KEY, url: 'https://169.254.169.254/latest/meta-data/' }) })
+  t.equal(hostile.statusCode, 400)
+  t.match(hostile.json(), { code: 400, message: /could not be fetched: the address resolves to a private, loopback or reserved/ })
+  const usage = (await app.inject({ method: 'POST', url: '/usage', headers: FORM, payload: form({ api_key: KEY }) })).json() as { image: { daily: { used: number } } }
+  t.equal(usage.image.daily.used, 2, 'the refused fetch was not charged')
 })

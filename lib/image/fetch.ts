@@ -1,0 +1,139 @@
+// Fetching an image by address without becoming a way into the operator's network (SSRF):
+// https only; every address a name resolves to, and the address the socket really connects to, must
+// be public unicast (no loopback, private, link-local, CGNAT, multicast, reserved ..., in IPv4, IPv6
+// and IPv4-mapped IPv6 forms); literal IPs are checked before connecting (Node skips the lookup hook
+// for them); at most 3 redirects, each checked again; 10 MB and 10 s caps. An allow-list lets named
+// hosts through for tests and trusted deployments (empty by default).
+import https from 'node:https'
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns'
+import { isIP, type Socket } from 'node:net'
+import ipaddr from 'ipaddr.js'
+import { readFileSync } from 'node:fs'
+import { Errors } from '../errors.js'
+
+export interface FetchImageOptions {
+  maxBytes: number
+  timeoutMs: number
+  maxRedirects?: number
+  /** hostnames or IP literals fetched even though private (tests, trusted deployments) */
+  allowHosts?: string[]
+  /** an extra trusted CA (tests) */
+  ca?: string | Buffer
+  lookup?: typeof dnsLookup
+}
+
+/** The service's fetcher, from its configuration. */
+export function fetcherFor (config: { imageMaxBytes: number, imageFetchTimeoutMs: number, imageFetchAllowHosts: string[], imageFetchCaFile: string | null }): (url: string) => Promise<Buffer> {
+  return createImageFetcher({
+    maxBytes: config.imageMaxBytes,
+    timeoutMs: config.imageFetchTimeoutMs,
+    allowHosts: config.imageFetchAllowHosts,
+    ...(config.imageFetchCaFile !== null ? { ca: readFileSync(config.imageFetchCaFile) } : {})
+  })
+}
+
+export function fetchOptionsFromEnv (env: Record<string, string | undefined> = process.env): FetchImageOptions {
+  return {
+    maxBytes: Number(env.IMAGE_MAX_BYTES) || 10 * 1024 * 1024,
+    timeoutMs: Number(env.IMAGE_FETCH_TIMEOUT_MS) || 10_000,
+    allowHosts: (env.IMAGE_FETCH_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)
+  }
+}
+
+/** Public unicast only; IPv4-mapped IPv6 is judged as the IPv4 it carries. */
+export function isPublicAddress (address: string): boolean {
+  if (!ipaddr.isValid(address)) return false
+  const ip = ipaddr.process(address)
+  return ip.range() === 'unicast'
+}
+
+const REFUSED = 'the address resolves to a private, loopback or reserved network address'
+
+class Refused extends Error {}
+
+function bareHost (hostname: string): string {
+  return hostname.replace(/^\[|\]$/g, '').toLowerCase()
+}
+
+export function createImageFetcher (opts: FetchImageOptions): (url: string) => Promise<Buffer> {
+  const allow = new Set((opts.allowHosts ?? []).map((h) => bareHost(h)))
+  const maxRedirects = opts.maxRedirects ?? 3
+  const resolve = opts.lookup ?? dnsLookup
+
+  const allowed = (host: string, address: string) => allow.has(host) || allow.has(address) || isPublicAddress(address)
+
+  // every address of a name must be allowed, not just the first one
+  const guardedLookup = (host: string) => ((hostname: string, options: object, cb: (err: Error | null, address: string | LookupAddress[], family?: number) => void) => {
+    resolve(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err !== null) { cb(err, ''); return }
+      const list = addresses as LookupAddress[]
+      if (list.length === 0 || !list.every((a) => allowed(host, a.address))) { cb(new Refused(REFUSED), ''); return }
+      if ((options as { all?: boolean }).all === true) cb(null, list)
+      else cb(null, list[0]!.address, list[0]!.family)
+    })
+  }) as unknown as typeof dnsLookup
+
+  const once = (url: URL, deadline: number): Promise<{ redirect: string } | { body: Buffer }> => new Promise((resolvePromise, reject) => {
+    const host = bareHost(url.hostname)
+    if (isIP(host) !== 0 && !allowed(host, host)) { reject(new Refused(REFUSED)); return }
+    const agent = new https.Agent({ lookup: guardedLookup(host), keepAlive: false, ...(opts.ca ? { ca: opts.ca } : {}) })
+    const req = https.request(url, { method: 'GET', agent, headers: { 'user-agent': 'open-text-image-api/1 (image fetch)', accept: 'image/*' }, timeout: Math.max(1, deadline - Date.now()) }, (res) => {
+      const status = res.statusCode ?? 0
+      if (status >= 300 && status < 400 && res.headers.location !== undefined) {
+        res.resume()
+        resolvePromise({ redirect: new URL(res.headers.location, url).toString() })
+        return
+      }
+      if (status < 200 || status >= 300) { res.resume(); reject(new Errors.UrlFetch(`the server answered ${status}`)); return }
+      const announced = Number(res.headers['content-length'])
+      if (announced > opts.maxBytes) { req.destroy(); reject(new Errors.ImageTooLarge(`${opts.maxBytes} bytes`)); return }
+      const chunks: Buffer[] = []
+      let size = 0
+      res.on('data', (c: Buffer) => {
+        size += c.length
+        if (size > opts.maxBytes) { req.destroy(); reject(new Errors.ImageTooLarge(`${opts.maxBytes} bytes`)); return }
+        chunks.push(c)
+      })
+      res.on('end', () => resolvePromise({ body: Buffer.concat(chunks) }))
+      res.on('error', reject)
+    })
+    // the address really connected to must be allowed too (no DNS rebinding between check and use)
+    req.on('socket', (socket: Socket) => {
+      socket.once('connect', () => {
+        const remote = socket.remoteAddress ?? ''
+        if (!allowed(host, remote)) req.destroy(new Refused(REFUSED))
+      })
+    })
+    req.on('timeout', () => req.destroy(new Errors.UrlFetch(`timed out after ${Math.round(opts.timeoutMs / 1000)} s`)))
+    req.on('error', (err) => reject(err))
+    req.end()
+  })
+
+  return async (address: string) => {
+    const deadline = Date.now() + opts.timeoutMs
+    let url: URL
+    try { url = new URL(address) } catch { throw new Errors.UrlNotHttps() }
+    for (let hop = 0; ; hop++) {
+      if (url.protocol !== 'https:') throw new Errors.UrlNotHttps()
+      if (url.username !== '' || url.password !== '') throw new Errors.UrlFetch('addresses with credentials are not fetched')
+      let res: { redirect: string } | { body: Buffer }
+      try {
+        res = await Promise.race([
+          once(url, deadline),
+          new Promise<never>((_resolve, reject) => setTimeout(() => reject(new Errors.UrlFetch(`timed out after ${Math.round(opts.timeoutMs / 1000)} s`)), Math.max(0, deadline - Date.now())).unref())
+        ])
+      } catch (err) {
+        if (err instanceof Refused) throw new Errors.UrlFetch(REFUSED)
+        const e = err as { code?: string, statusCode?: number, message?: string }
+        if (typeof e.code === 'string' && e.code.startsWith('SVC_')) throw err
+        if (e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN') throw new Errors.UrlFetch('the host name does not resolve')
+        if (e.code === 'ECONNREFUSED') throw new Errors.UrlFetch('the server refused the connection')
+        if (typeof e.code === 'string' && (e.code.includes('CERT') || e.code.includes('SSL') || e.code.startsWith('ERR_TLS'))) throw new Errors.UrlFetch('the server\'s TLS certificate is not valid')
+        throw new Errors.UrlFetch('could not connect')
+      }
+      if ('body' in res) return res.body
+      if (hop >= maxRedirects) throw new Errors.UrlFetch(`too many redirects (more than ${maxRedirects})`)
+      url = new URL(res.redirect)
+    }
+  }
+}
