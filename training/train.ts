@@ -32,6 +32,7 @@ const cfg: FeatureConfig = { ...spec.features, ...(env.TRAIN_BUCKETS ? { buckets
 if (env.TRAIN_EPOCHS) spec.train.epochs = Number(env.TRAIN_EPOCHS)
 if (env.TRAIN_LR) spec.train.lr = Number(env.TRAIN_LR)
 if (env.TRAIN_DIM) spec.train.dim = Number(env.TRAIN_DIM)
+if (env.TRAIN_L2) spec.train.l2 = Number(env.TRAIN_L2)
 if (env.TRAIN_BALANCE) spec.train.balance = env.TRAIN_BALANCE === '1'
 const primary = data.validation[0]!
 const goldOf = (rows: Array<{ label: string }>) => rows.map((r) => index.get(r.label) as number)
@@ -47,7 +48,7 @@ const metrics = data.validation.map((v) => {
 })
 for (const m of metrics) process.stderr.write(`  ${m.dataset} ${m.split}: ${m.metric} = ${m.value}\n`)
 
-const dir = join(import.meta.dirname, '..', 'model-store', op!, '1')
+const dir = env.TRAIN_OUT ?? join(import.meta.dirname, '..', 'model-store', op!, '1') // TRAIN_OUT: experiments elsewhere
 await mkdir(dir, { recursive: true })
 const { tf } = await getTf()
 await saveModel(tf, weights, join(dir, 'model.json'))
