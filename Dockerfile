@@ -11,6 +11,7 @@ COPY bin ./bin
 COPY lib ./lib
 COPY plugins ./plugins
 COPY schemas ./schemas
+COPY dashboard ./dashboard
 COPY model-store ./model-store
 RUN mkdir -p /data && chown node:node /data
 USER node

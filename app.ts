@@ -26,6 +26,7 @@ import health from './plugins/system/health.js'
 import modelList from './plugins/system/models.js'
 import usage from './plugins/system/usage.js'
 import admin from './plugins/system/admin.js'
+import dashboard from './plugins/system/dashboard.js'
 
 export type { AppOptions }
 
@@ -51,6 +52,7 @@ async function app (fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(modelList)
   await fastify.register(usage)
   await fastify.register(admin, { prefix: '/admin' })
+  await fastify.register(dashboard)
 }
 
 // Wrapped so that its decorators (config, store, models ...) are visible to whoever builds it.

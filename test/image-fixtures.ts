@@ -6,8 +6,11 @@ import { crc32 } from 'node:zlib'
 import sharp from 'sharp'
 
 const require = createRequire(import.meta.url)
-/** A photo of a person with a dog (1200x900 jpeg), from the paralleldots npm package. */
+/** A photo of a puppy (1200x900 jpeg), from the paralleldots npm package. */
 export const PORTRAIT = readFileSync(join(require.resolve('paralleldots'), '..', 'image-file.jpg'))
+
+/** A group photo of four people (1920x1537 jpeg), a demo image of the @vladmandic/face-api package (MIT). */
+export const FACES = readFileSync(join(require.resolve('@vladmandic/face-api'), '..', '..', 'demo', 'sample6.jpg'))
 
 /** A 24-bit bottom-up BMP, written by hand (sharp cannot write bmp). */
 export async function toBmp (img: Buffer, width: number): Promise<Buffer> {

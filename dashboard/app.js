@@ -1,0 +1,275 @@
+// The dashboard: usage of the signed-in key, a playground for every operation, and the operator's
+// key administration. Plain ES modules, no framework, no CDN; the key and the admin token stay in
+// session storage only.
+const $ = (sel) => document.querySelector(sel)
+const el = (tag, attrs = {}, ...children) => {
+  const node = document.createElement(tag)
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === 'class') node.className = v
+    else if (k.startsWith('on')) node.addEventListener(k.slice(2), v)
+    else node.setAttribute(k, v)
+  }
+  for (const c of children.flat()) node.append(c instanceof Node ? c : document.createTextNode(String(c)))
+  return node
+}
+const svgEl = (tag, attrs = {}) => {
+  const node = document.createElementNS('http://www.w3.org/2000/svg', tag)
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v)
+  return node
+}
+const apiBase = location.pathname.replace(/\/dashboard\/?.*$/, '')
+const key = () => sessionStorage.getItem('apiKey')
+const fmt = (n) => n === null || n === undefined ? 'no limit' : Number(n).toLocaleString('en')
+
+async function call (path, body, opts = {}) {
+  const res = await fetch(apiBase + path, { method: 'POST', body, ...opts })
+  let json = null
+  try { json = await res.json() } catch { json = { message: 'the answer was not JSON' } }
+  return { status: res.status, json }
+}
+
+// ---- views -------------------------------------------------------------------------------------
+function show (view) {
+  const signedIn = key() !== null
+  $('#signin').hidden = signedIn || view === 'operator'
+  for (const v of document.querySelectorAll('.view')) v.hidden = v.id !== `view-${view}` || (view !== 'operator' && !signedIn)
+  for (const b of document.querySelectorAll('nav button')) b.setAttribute('aria-current', b.dataset.view === view ? 'page' : 'false')
+  sessionStorage.setItem('view', view)
+  if (view === 'usage' && signedIn) void loadUsage()
+}
+for (const b of document.querySelectorAll('nav button')) b.addEventListener('click', () => show(b.dataset.view))
+
+$('#signin-form').addEventListener('submit', async (e) => {
+  e.preventDefault()
+  const k = $('#api-key').value.trim()
+  const { status, json } = await call('/usage', new URLSearchParams({ api_key: k }))
+  if (status !== 200) { $('#signin-error').textContent = json.message ?? `sign-in failed (${status})`; return }
+  sessionStorage.setItem('apiKey', k)
+  $('#signin-error').textContent = ''
+  $('#api-key').value = ''
+  show('usage')
+})
+$('#signout').addEventListener('click', () => { sessionStorage.removeItem('apiKey'); show('usage') })
+$('#refresh-usage').addEventListener('click', () => loadUsage())
+
+// ---- usage -------------------------------------------------------------------------------------
+function meter (label, counter) {
+  const width = 320; const h = 22
+  const frac = counter.limit ? Math.min(1, counter.used / counter.limit) : 0
+  const svg = svgEl('svg', { viewBox: `0 0 ${width} ${h}`, width: '100%', height: h, preserveAspectRatio: 'none', role: 'img', 'aria-label': `${label}: ${fmt(counter.used)} used of ${fmt(counter.limit)}` })
+  svg.append(svgEl('rect', { x: 0, y: 0, width, height: h, rx: 4, class: 'track' }))
+  svg.append(svgEl('rect', { x: 0, y: 0, width: Math.max(2, frac * width), height: h, rx: 4, class: frac > 0.9 ? 'bar warn' : 'bar' }))
+  return el('div', { class: 'meter' }, el('span', {}, `${label}: ${fmt(counter.used)} used of ${fmt(counter.limit)}`), svg)
+}
+
+async function loadUsage () {
+  const { status, json } = await call('/usage', new URLSearchParams({ api_key: key() }))
+  if (status === 401) { sessionStorage.removeItem('apiKey'); show('usage'); $('#signin-error').textContent = json.message; return }
+  if (status !== 200) { $('#plan').textContent = json.message; return }
+  const plan = $('#plan')
+  plan.replaceChildren(
+    el('dt', {}, 'Key'), el('dd', {}, `${json.key.name} (${json.key.id})`),
+    el('dt', {}, 'Rate limit'), el('dd', {}, json.rate_limit === null ? 'no limit' : `${json.rate_limit} requests per second`),
+    el('dt', {}, 'Resets'), el('dd', {}, `daily at ${json.text.daily.reset.slice(0, 16).replace('T', ' ')} UTC, monthly at ${json.text.monthly.reset.slice(0, 10)}`)
+  )
+  $('#chart-text').replaceChildren(meter('Today', json.text.daily), meter('This month', json.text.monthly))
+  $('#chart-image').replaceChildren(meter('Today', json.image.daily), meter('This month', json.image.monthly))
+  renderHistory(json.history)
+}
+
+function renderHistory (history) {
+  const days = []
+  for (let i = 29; i >= 0; i--) days.push(new Date(Date.now() - i * 86400000).toISOString().slice(0, 10))
+  const ops = [...new Set(history.map((h) => h.op))].sort()
+  const per = new Map(days.map((d) => [d, new Map()]))
+  for (const h of history) per.get(h.day)?.set(h.op, h.units)
+  const max = Math.max(1, ...days.map((d) => [...per.get(d).values()].reduce((a, b) => a + b, 0)))
+  const W = 600; const H = 160; const bw = W / days.length
+  const svg = svgEl('svg', { viewBox: `0 0 ${W} ${H + 20}`, width: '100%', role: 'img', 'aria-label': `Units per day for the last 30 days, up to ${max} a day` })
+  days.forEach((d, i) => {
+    let y = H
+    ops.forEach((op, j) => {
+      const u = per.get(d).get(op) ?? 0
+      if (u === 0) return
+      const h = u / max * (H - 10)
+      y -= h
+      const r = svgEl('rect', { x: i * bw + 1, y, width: bw - 2, height: h, class: `op op${j % 6}` })
+      r.append(svgEl('title')); r.lastChild.textContent = `${d} ${op}: ${u}`
+      svg.append(r)
+    })
+  })
+  for (const [i, anchor] of [[0, 'start'], [days.length - 1, 'end']]) {
+    const label = svgEl('text', { x: i === 0 ? 0 : W, y: H + 16, 'text-anchor': anchor, class: 'axis' })
+    label.textContent = days[i]
+    svg.append(label)
+  }
+  const legend = el('ul', { class: 'legend' }, ops.map((op, j) => el('li', {}, el('span', { class: `swatch op${j % 6}`, 'aria-hidden': 'true' }), op)))
+  $('#chart-history').replaceChildren(svg, legend)
+  $('#history-table tbody').replaceChildren(...history.slice().reverse().map((h) => el('tr', {}, el('td', {}, h.day), el('td', {}, h.op), el('td', {}, h.units))))
+}
+
+// ---- playground --------------------------------------------------------------------------------
+const IMAGE_OPS = ['facial_emotion', 'object_recognizer']
+function syncInputs () {
+  const op = $('#pg-op').value
+  const image = IMAGE_OPS.includes(op)
+  $('#pg-text-inputs').hidden = image
+  $('#pg-image-inputs').hidden = !image
+  $('#pg-second').hidden = op !== 'similarity'
+  $('#pg-batch').disabled = image || op === 'similarity'
+}
+$('#pg-op').addEventListener('change', syncInputs)
+
+const drop = $('#drop')
+drop.addEventListener('dragover', (e) => { e.preventDefault(); drop.classList.add('over') })
+drop.addEventListener('dragleave', () => drop.classList.remove('over'))
+drop.addEventListener('drop', (e) => {
+  e.preventDefault(); drop.classList.remove('over')
+  if (e.dataTransfer.files.length > 0) { const dt = new DataTransfer(); dt.items.add(e.dataTransfer.files[0]); $('#pg-file').files = dt.files }
+})
+
+function curlFor (path, fields, file) {
+  const parts = [`curl -s ${location.origin}${apiBase}${path}`]
+  for (const [k, v] of fields) parts.push(file ? `-F ${k}=${shellQuote(k === 'api_key' ? '$API_KEY' : v)}` : `--data-urlencode ${shellQuote(`${k}=${k === 'api_key' ? '$API_KEY' : v}`)}`)
+  if (file) parts.push(`-F file=@${shellQuote(file.name)}`)
+  return parts.join(' \\\n  ').replace(/'\$API_KEY'/g, '"$API_KEY"').replace(/'api_key=\$API_KEY'/, '"api_key=$API_KEY"')
+}
+const shellQuote = (s) => `'${String(s).replace(/'/g, "'\\''")}'`
+
+$('#pg-form').addEventListener('submit', async (e) => {
+  e.preventDefault()
+  const op = $('#pg-op').value
+  const batch = $('#pg-batch').checked && !$('#pg-batch').disabled
+  const fields = [['api_key', key()]]
+  let body; let file = null
+  let path = `/v4/${op}${batch ? '_batch' : ''}`
+  if (IMAGE_OPS.includes(op)) {
+    file = $('#pg-file').files[0] ?? null
+    const url = $('#pg-url').value.trim()
+    if (file === null && url !== '') fields.push(['url', url])
+    if (file !== null) { body = new FormData(); body.append('api_key', key()); body.append('file', file, 'file') }
+  } else if (op === 'similarity') {
+    fields.push(['text_1', $('#pg-text').value], ['text_2', $('#pg-text2').value])
+  } else {
+    const texts = $('#pg-text').value.split('\n').map((t) => t.trim()).filter(Boolean)
+    fields.push(['text', batch ? JSON.stringify(texts) : $('#pg-text').value])
+    if (op === 'new/intent') fields.push(['query', 'feedback'])
+  }
+  const lang = $('#pg-lang').value
+  if (lang !== '' && ['sentiment', 'ner', 'emotion', 'sarcasm'].includes(op)) fields.push(['lang_code', lang])
+  body ??= new URLSearchParams(fields)
+  $('#pg-curl').textContent = curlFor(path, fields, file)
+  $('#pg-status').textContent = 'Sending…'
+  const t0 = performance.now()
+  const { status, json } = await call(path, body)
+  $('#pg-status').textContent = `${status} in ${Math.round(performance.now() - t0)} ms`
+  $('#pg-json').textContent = JSON.stringify(json, null, 2)
+  const view = $('#pg-view')
+  if (status !== 200) { view.replaceChildren(el('p', { class: 'error', role: 'alert' }, `${json.error ?? 'Error'}: ${json.message}`)); return }
+  const texts = batch ? JSON.parse(fields.find((f) => f[0] === 'text')[1]) : [fields.find((f) => f[0] === 'text')?.[1]]
+  view.replaceChildren(...readable(op, json, texts, batch, file ?? fields.find((f) => f[0] === 'url')?.[1]))
+})
+
+function scoreBars (scores) {
+  return el('ul', { class: 'scores' }, Object.entries(scores).sort((a, b) => b[1] - a[1]).map(([label, p]) =>
+    el('li', {}, el('span', { class: 'label' }, label), el('span', { class: 'barwrap', 'aria-hidden': 'true' }, el('span', { class: 'fill', style: `width:${(p * 100).toFixed(1)}%` })), el('span', { class: 'pct' }, `${(p * 100).toFixed(1)}%`))))
+}
+
+function highlight (text, entities) {
+  const p = el('p', { class: 'ner' })
+  let at = 0
+  for (const e of entities) {
+    p.append(text.slice(at, e.start), el('mark', { class: `cat-${e.category}`, title: `${e.category} ${(e.confidence_score * 100).toFixed(0)}%` }, text.slice(e.start, e.end), el('small', {}, ` ${e.category}`)))
+    at = e.end
+  }
+  p.append(text.slice(at))
+  return p
+}
+
+function imageView (source, boxes) {
+  const src = source instanceof File ? URL.createObjectURL(source) : source
+  const wrap = el('div', { class: 'imgwrap' })
+  const img = el('img', { src, alt: 'the analysed image' })
+  wrap.append(img)
+  img.addEventListener('load', () => {
+    const svg = svgEl('svg', { viewBox: `0 0 ${img.naturalWidth} ${img.naturalHeight}`, class: 'boxes', 'aria-hidden': 'true' })
+    for (const b of boxes) {
+      svg.append(svgEl('rect', { x: b.box.x, y: b.box.y, width: b.box.width, height: b.box.height }))
+      const t = svgEl('text', { x: b.box.x + 4, y: b.box.y + Math.max(24, img.naturalHeight / 30), 'font-size': Math.max(16, img.naturalHeight / 30) })
+      t.textContent = b.label
+      svg.append(t)
+    }
+    wrap.append(svg)
+  })
+  return wrap
+}
+
+function readable (op, json, texts, batch, image) {
+  const one = (i) => batch ? i : undefined
+  const pick = (arr, i) => i === undefined ? arr : arr[i]
+  const out = []
+  const count = batch ? texts.length : 1
+  for (let n = 0; n < count; n++) {
+    const i = one(n)
+    const head = batch ? [el('h4', {}, texts[n])] : []
+    switch (op) {
+      case 'sentiment': out.push(...head, scoreBars(pick(json.sentiment, i))); break
+      case 'emotion': out.push(...head, scoreBars(pick(json.emotion, i))); break
+      case 'sarcasm': out.push(...head, scoreBars(batch ? json[n] : json)); break
+      case 'intent': out.push(...head, scoreBars(batch ? json.intent[n].intent : json.intent)); break
+      case 'new/intent': { const r = batch ? json.intent[n] : json; out.push(...head, scoreBars(r.intent)); if (r.feedback) out.push(el('h5', {}, 'Feedback'), scoreBars(r.feedback)); break }
+      case 'taxonomy': out.push(...head, el('ol', { class: 'tags' }, pick(json.taxonomy, i).map((t) => el('li', {}, `${t.tag} (${(t.confidence_score * 100).toFixed(1)}%)`)))); break
+      case 'keywords': out.push(...head, el('ol', { class: 'tags' }, pick(json.keywords, i).map((k) => el('li', {}, `${k.keyword} (${(k.confidence_score * 100).toFixed(0)}%)`)))); break
+      case 'ner': out.push(highlight(texts[n], pick(json.entities, i))); break
+      case 'similarity': out.push(scoreBars({ similarity: json.similarity_score })); break
+      case 'facial_emotion':
+        out.push(json.faces.length === 0 ? el('p', {}, 'No face found.') : scoreBars(Object.fromEntries(json.facial_emotion.map((e) => [e.tag, e.score]))))
+        if (image) out.push(imageView(image, json.faces.map((f) => ({ box: f.box, label: f.facial_emotion[0].tag }))))
+        break
+      case 'object_recognizer':
+        out.push(el('ol', { class: 'tags' }, json.output.map((o) => el('li', {}, `${o.tag} (${(o.score * 100).toFixed(0)}%)`))))
+        if (image) out.push(imageView(image, (json.boxes ?? []).map((b) => ({ box: b.box, label: b.tag }))))
+        break
+    }
+  }
+  return out
+}
+
+// ---- operator ----------------------------------------------------------------------------------
+const admin = (method, path, body) => fetch(apiBase + path, {
+  method,
+  headers: { authorization: `Bearer ${sessionStorage.getItem('adminToken')}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+  ...(body ? { body: JSON.stringify(body) } : {})
+}).then(async (r) => ({ status: r.status, json: await r.json().catch(() => ({})) }))
+
+$('#admin-form').addEventListener('submit', (e) => { e.preventDefault(); sessionStorage.setItem('adminToken', $('#admin-token').value); void loadKeys() })
+
+async function loadKeys () {
+  const { status, json } = await admin('GET', '/admin/keys')
+  if (status !== 200) { $('#admin-error').textContent = json.message ?? `failed (${status})`; $('#create-form').hidden = true; $('#keys-table').hidden = true; return }
+  $('#admin-error').textContent = ''
+  $('#create-form').hidden = false
+  $('#keys-table').hidden = false
+  $('#keys-table tbody').replaceChildren(...json.keys.map((k) => {
+    const daily = el('input', { type: 'number', min: '0', value: k.plan.textDaily ?? '', 'aria-label': `Text per day for ${k.name}`, placeholder: 'no limit' })
+    return el('tr', {},
+      el('td', {}, k.id), el('td', {}, k.name),
+      el('td', {}, daily, ` / ${fmt(k.plan.textMonthly)}`), el('td', {}, `${fmt(k.plan.imageDaily)} / ${fmt(k.plan.imageMonthly)}`), el('td', {}, fmt(k.plan.rate)),
+      el('td', {},
+        el('button', { type: 'button', onclick: async () => { await admin('PATCH', `/admin/keys/${k.id}`, { plan: { textDaily: daily.value === '' ? null : Number(daily.value) } }); await loadKeys() } }, 'Save plan'),
+        el('button', { type: 'button', class: 'danger', onclick: async () => { await admin('DELETE', `/admin/keys/${k.id}`); await loadKeys() } }, `Revoke ${k.name}`)))
+  }))
+}
+
+$('#create-form').addEventListener('submit', async (e) => {
+  e.preventDefault()
+  const num = (id) => $(id).value === '' ? null : Number($(id).value)
+  const plan = { textDaily: num('#new-text-daily'), textMonthly: num('#new-text-monthly'), imageDaily: num('#new-image-daily'), imageMonthly: num('#new-image-monthly'), rate: num('#new-rate') || null }
+  const { status, json } = await admin('POST', '/admin/keys', { name: $('#new-name').value, plan })
+  if (status !== 201) { $('#admin-error').textContent = json.message; return }
+  $('#created').replaceChildren('New key (shown once): ', el('code', { id: 'new-key' }, json.key))
+  await loadKeys()
+})
+
+syncInputs()
+show(sessionStorage.getItem('view') ?? 'usage')
