@@ -51,6 +51,7 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Config> =
     imageMaxBytes: int(env, 'IMAGE_MAX_BYTES', 10 * 1024 * 1024),
     imageMaxPixels: int(env, 'IMAGE_MAX_PIXELS', 50_000_000),
     imageFetchTimeoutMs: int(env, 'IMAGE_FETCH_TIMEOUT_MS', 10_000),
+    microBatchWaitMs: Number(env.MICROBATCH_WAIT_MS ?? 1) || 0,
     imageFetchAllowHosts: (env.IMAGE_FETCH_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
     imageFetchCaFile: env.IMAGE_FETCH_CA_FILE || null,
     requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000),

@@ -13,5 +13,9 @@ export interface LoadedModel<In = string, Out = number[]> {
 }
 
 /** A loader turns a model version folder into a LoadedModel. Registered per manifest `kind`. */
-export interface LoaderContext { imageMaxPixels: number }
+export interface LoaderContext {
+  imageMaxPixels: number
+  /** concurrent text predictions within this many ms share one tensor batch (0: off) */
+  microBatchWaitMs?: number
+}
 export type ModelLoader = (dir: string, manifest: ModelManifest, tf: TF, ctx: LoaderContext) => Promise<LoadedModel<any, any>>

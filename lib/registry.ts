@@ -7,6 +7,7 @@ import { Value } from '@sinclair/typebox/value'
 import { ModelManifest } from '../schemas/model-manifest.js'
 import type { LoadedModel, LoaderContext, ModelLoader } from './models.js'
 import { getTf } from './tf.js'
+import { microBatched } from './microbatch.js'
 
 /** Loaders by manifest kind, imported only when a model of that kind is present. */
 const builtin: Record<string, { module: string, export: string }> = {
@@ -73,7 +74,8 @@ export class ModelRegistry {
       const t0 = performance.now()
       try {
         const loader = await loaderFor(info.manifest.kind)
-        const model = await loader(info.dir, info.manifest, tf, ctx)
+        let model = await loader(info.dir, info.manifest, tf, ctx)
+        if (info.manifest.kind === 'text-classifier') model = microBatched(model, ctx.microBatchWaitMs ?? 0, 256)
         if (model.warm !== undefined) await model.warm()
         else await model.predict(['warm up'])
         this.models.set(info.name, model)

@@ -24,6 +24,7 @@ export const Config = Type.Object({
   imageMaxBytes: Type.Integer(),
   imageMaxPixels: Type.Integer(),
   imageFetchTimeoutMs: Type.Integer(),
+  microBatchWaitMs: Type.Number({ minimum: 0 }),
   imageFetchAllowHosts: Type.Array(Type.String(), { description: 'hosts fetched even though private (tests, trusted deployments)' }),
   imageFetchCaFile: Type.Union([Type.String(), Type.Null()]),
   requestTimeoutMs: Type.Integer(),

@@ -28,23 +28,37 @@ export function tokens (text: string, maxChars: number): string[] {
 }
 
 export function hash (s: string, buckets: number): number {
-  let h = 2166136261
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619)
-  return 1 + ((h >>> 0) % (buckets - 1))
+  return finish(fnv(OFFSET, s, 0, s.length), buckets)
 }
+
+// FNV-1a, written to hash a prefix once and then slices of a string without building them
+const OFFSET = 2166136261
+function fnv (h: number, s: string, from: number, to: number): number {
+  for (let i = from; i < to; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619)
+  return h
+}
+const finish = (h: number, buckets: number) => 1 + ((h >>> 0) % (buckets - 1))
+const W = fnv(OFFSET, 'w ', 0, 2)
+const B = fnv(OFFSET, 'b ', 0, 2)
+const C = fnv(OFFSET, 'c ', 0, 2)
 
 /** Feature ids with equal weights summing to 1 (the model averages their vectors). */
 export function featurise (text: string, cfg: FeatureConfig): { ids: Int32Array, weights: Float32Array } {
   const toks = tokens(text, cfg.maxChars)
   const feats: number[] = []
+  const [lo, hi] = cfg.charNgrams.length === 2 ? cfg.charNgrams as [number, number] : [0, -1]
   for (let i = 0; i < toks.length && feats.length < cfg.maxFeatures; i++) {
     const t = toks[i] as string
-    feats.push(hash('w ' + t, cfg.buckets))
-    if (cfg.wordBigrams && i + 1 < toks.length) feats.push(hash('b ' + t + ' ' + (toks[i + 1] as string), cfg.buckets))
-    if (cfg.charNgrams.length === 2 && t.length > 2) {
+    const wordHash = fnv(W, t, 0, t.length)
+    feats.push(finish(wordHash, cfg.buckets))
+    if (cfg.wordBigrams && i + 1 < toks.length) {
+      const next = toks[i + 1] as string
+      feats.push(finish(fnv(Math.imul(fnv(B, t, 0, t.length) ^ 32, 16777619), next, 0, next.length), cfg.buckets))
+    }
+    if (hi >= lo && t.length > 2) {
       const w = `<${t}>`
-      for (let n = cfg.charNgrams[0] as number; n <= (cfg.charNgrams[1] as number); n++) {
-        for (let j = 0; j + n <= w.length; j++) feats.push(hash('c ' + w.slice(j, j + n), cfg.buckets))
+      for (let n = lo; n <= hi; n++) {
+        for (let j = 0; j + n <= w.length; j++) feats.push(finish(fnv(C, w, j, j + n), cfg.buckets))
       }
     }
   }

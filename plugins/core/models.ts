@@ -13,7 +13,7 @@ declare module 'fastify' {
 
 export default fp(async (fastify) => {
   const registry = new ModelRegistry()
-  await registry.loadAll(fastify.config.modelStore, (m) => fastify.log.info(m), { imageMaxPixels: fastify.config.imageMaxPixels })
+  await registry.loadAll(fastify.config.modelStore, (m) => fastify.log.info(m), { imageMaxPixels: fastify.config.imageMaxPixels, microBatchWaitMs: fastify.config.microBatchWaitMs })
   fastify.decorate('models', registry)
   fastify.decorate('needModel', function <In, Out> (name: string, op: string): LoadedModel<In, Out> {
     const m = registry.get<In, Out>(name)
