@@ -250,13 +250,20 @@ async function loadKeys () {
   $('#admin-error').textContent = ''
   $('#create-form').hidden = false
   $('#keys-table').hidden = false
+  const FIELDS = [['textDaily', 'Text per day'], ['textMonthly', 'Text per month'], ['imageDaily', 'Images per day'], ['imageMonthly', 'Images per month'], ['rate', 'Requests per second']]
   $('#keys-table tbody').replaceChildren(...json.keys.map((k) => {
-    const daily = el('input', { type: 'number', min: '0', value: k.plan.textDaily ?? '', 'aria-label': `Text per day for ${k.name}`, placeholder: 'no limit' })
+    const inputs = Object.fromEntries(FIELDS.map(([f, label]) => [f, el('input', { type: 'number', min: '0', step: f === 'rate' ? 'any' : '1', value: k.plan[f] ?? '', 'aria-label': `${label} for ${k.name}`, placeholder: 'no limit' })]))
+    const save = async () => {
+      const plan = Object.fromEntries(FIELDS.map(([f]) => [f, inputs[f].value === '' || (f === 'rate' && Number(inputs[f].value) === 0) ? null : Number(inputs[f].value)]))
+      const { status, json: r } = await admin('PATCH', `/admin/keys/${k.id}`, { plan })
+      $('#admin-error').textContent = status === 200 ? '' : r.message
+      await loadKeys()
+    }
     return el('tr', {},
       el('td', {}, k.id), el('td', {}, k.name),
-      el('td', {}, daily, ` / ${fmt(k.plan.textMonthly)}`), el('td', {}, `${fmt(k.plan.imageDaily)} / ${fmt(k.plan.imageMonthly)}`), el('td', {}, fmt(k.plan.rate)),
+      el('td', {}, inputs.textDaily, ' / ', inputs.textMonthly), el('td', {}, inputs.imageDaily, ' / ', inputs.imageMonthly), el('td', {}, inputs.rate),
       el('td', {},
-        el('button', { type: 'button', onclick: async () => { await admin('PATCH', `/admin/keys/${k.id}`, { plan: { textDaily: daily.value === '' ? null : Number(daily.value) } }); await loadKeys() } }, 'Save plan'),
+        el('button', { type: 'button', onclick: save }, `Save plan of ${k.name}`),
         el('button', { type: 'button', class: 'danger', onclick: async () => { await admin('DELETE', `/admin/keys/${k.id}`); await loadKeys() } }, `Revoke ${k.name}`)))
   }))
 }

@@ -78,6 +78,11 @@ t.test('sign in, playground, usage, operator revocation', { skip, timeout: 120_0
   await page.getByRole('button', { name: 'Create' }).click()
   await page.locator('#new-key').waitFor()
   t.match(await page.locator('#new-key').textContent(), /^[A-Za-z0-9_-]{32}$/, 'a new key shown once')
+  await page.getByLabel('Images per month for second customer', { exact: true }).fill('25')
+  await page.getByRole('button', { name: 'Save plan of second customer' }).click()
+  await page.waitForFunction(() => (document.querySelector('input[aria-label="Images per month for second customer"]') as HTMLInputElement | null)?.value === '25' && document.querySelector('#admin-error')?.textContent === '')
+  const keys = await (await fetch(`${base}/admin/keys`, { headers: { authorization: 'Bearer operator-secret' } })).json() as { keys: Array<{ name: string, plan: Record<string, unknown> }> }
+  t.match(keys.keys.find((k) => k.name === 'second customer')?.plan, { textDaily: 50, imageMonthly: 25 }, 'the plan was set')
   await shot('operator')
   await page.getByRole('button', { name: 'Revoke shopfront' }).click()
   await page.getByRole('cell', { name: created.record.id }).waitFor({ state: 'detached' })
