@@ -75,6 +75,28 @@ export default fp(async (fastify) => {
     return rec
   })
 
+  // FAIL_OPEN: requests served while the store was down are counted once it answers again
+  // (without a quota check: they were already served). Kept in memory, at most 100,000.
+  const uncounted: Array<{ id: string, kind: QuotaKind, units: number, at: Date, op: string }> = []
+  let replaying: NodeJS.Timeout | null = null
+  function countLater (id: string, kind: QuotaKind, units: number, at: Date, op: string): void {
+    if (uncounted.length < 100_000) uncounted.push({ id, kind, units, at, op })
+    replaying ??= setTimeout(replay, 1000)
+  }
+  async function replay (): Promise<void> {
+    replaying = null
+    while (uncounted.length > 0) {
+      const c = uncounted[0]!
+      try {
+        await store.charge(c.id, c.kind, c.units, { daily: null, monthly: null }, c.at, c.op)
+      } catch {
+        replaying = setTimeout(replay, 1000)
+        return
+      }
+      uncounted.shift()
+    }
+  }
+
   const pendingUndo = new Set<NodeJS.Timeout>()
   function undoLater (token: string, attempt = 0): void {
     if (store.undo === undefined || attempt >= 30) return
@@ -84,7 +106,10 @@ export default fp(async (fastify) => {
     }, attempt === 0 ? 100 : 1000)
     pendingUndo.add(timer)
   }
-  fastify.addHook('onClose', async () => { for (const t of pendingUndo) clearTimeout(t) })
+  fastify.addHook('onClose', async () => {
+    for (const t of pendingUndo) clearTimeout(t)
+    if (replaying !== null) clearTimeout(replaying)
+  })
 
   function storeDown (err: unknown): Error {
     fastify.log.warn({ err: (err as Error).message }, 'quota store unavailable')
@@ -149,7 +174,7 @@ export default fp(async (fastify) => {
     } catch (err) {
       // the charge may have happened with its reply lost: undo it, if so, once the store answers
       undoLater(req.id)
-      if (config.failOpen) { req.log.warn('quota store down: serving uncounted (FAIL_OPEN)'); return }
+      if (config.failOpen) { countLater(req.apiKey.id, rc.quota, units, at, op); return }
       throw storeDown(err)
     }
     quotaHeaders(reply, res)

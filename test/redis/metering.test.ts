@@ -115,10 +115,18 @@ t.test('Redis stopped mid-test: 503 with Retry-After within a second, recovery w
   t.equal((await app.inject({ method: 'GET', url: '/health/ready' })).statusCode, 200)
 })
 
-t.test('FAIL_OPEN serves while Redis is down', async (t) => {
-  const redis = await TestRedis.start(t)
+t.test('FAIL_OPEN serves while Redis is down and counts those requests when it is back', async (t) => {
+  const redis = await TestRedis.start(t, { persist: true })
   const app = await build(t, { env: { REDIS_URL: redis.url, QUOTA_TEXT_DAILY: '100', FAIL_OPEN: 'true' } })
+  t.equal((await post(app, '/v4/sentiment', { api_key: KEY, text: 'before' })).statusCode, 200)
   await redis.down()
-  const res = await post(app, '/v4/sentiment', { api_key: KEY, text: 'all good' })
-  t.equal(res.statusCode, 200)
+  for (let i = 0; i < 3; i++) t.equal((await post(app, '/v4/sentiment_batch', { api_key: KEY, text: '["a b","c d"]' })).statusCode, 200, 'served while down')
+  await redis.up()
+  let used = 0
+  for (let i = 0; i < 60 && used !== 7; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    const res = await post(app, '/usage', { api_key: KEY })
+    if (res.statusCode === 200) used = (res.json() as { text: { daily: { used: number } } }).text.daily.used
+  }
+  t.equal(used, 7, 'the 6 texts served during the outage are counted after it, with the 1 before')
 })
