@@ -11,6 +11,7 @@ import metrics from './plugins/core/metrics.js'
 import openapi from './plugins/core/openapi.js'
 import models from './plugins/core/models.js'
 import metering from './plugins/core/metering.js'
+import pressure from './plugins/core/pressure.js'
 import sentiment from './plugins/ops/sentiment.js'
 import similarity from './plugins/ops/similarity.js'
 import ner from './plugins/ops/ner.js'
@@ -36,6 +37,7 @@ export const IMAGE_OPS = [facialEmotion, objectRecognizer]
 async function app (fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(config, opts)
   await fastify.register(errors)
+  await fastify.register(pressure)
   await fastify.register(request)
   await fastify.register(store)
   await fastify.register(metrics)

@@ -52,6 +52,8 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Config> =
     imageMaxPixels: int(env, 'IMAGE_MAX_PIXELS', 50_000_000),
     imageFetchTimeoutMs: int(env, 'IMAGE_FETCH_TIMEOUT_MS', 10_000),
     microBatchWaitMs: Number(env.MICROBATCH_WAIT_MS ?? 1) || 0,
+    maxEventLoopDelayMs: int(env, 'MAX_EVENT_LOOP_DELAY_MS', 1000),
+    maxHeapBytes: int(env, 'MAX_HEAP_BYTES', 0),
     imageFetchAllowHosts: (env.IMAGE_FETCH_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
     imageFetchCaFile: env.IMAGE_FETCH_CA_FILE || null,
     requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000),

@@ -25,6 +25,8 @@ export const Config = Type.Object({
   imageMaxPixels: Type.Integer(),
   imageFetchTimeoutMs: Type.Integer(),
   microBatchWaitMs: Type.Number({ minimum: 0 }),
+  maxEventLoopDelayMs: Type.Integer({ minimum: 0 }),
+  maxHeapBytes: Type.Integer({ minimum: 0 }),
   imageFetchAllowHosts: Type.Array(Type.String(), { description: 'hosts fetched even though private (tests, trusted deployments)' }),
   imageFetchCaFile: Type.Union([Type.String(), Type.Null()]),
   requestTimeoutMs: Type.Integer(),

@@ -11,7 +11,7 @@ let shared: { pool: ImagePool, users: number, ready: Promise<void> } | null = nu
 function acquire (ctx: { imageMaxPixels: number }): { pool: ImagePool, ready: Promise<void> } {
   if (shared === null) {
     const size = Number(process.env.IMAGE_WORKERS) || Math.max(1, availableParallelism() - 1)
-    const pool = new ImagePool({ size, maxPixels: ctx.imageMaxPixels, maxSide: 1024, objectTop: Number(process.env.OBJECT_TOP) || 5, maxQueue: 64 })
+    const pool = new ImagePool({ size, maxPixels: ctx.imageMaxPixels, maxSide: 1024, objectTop: Number(process.env.OBJECT_TOP) || 5, maxQueue: Number(process.env.IMAGE_QUEUE) || 64 })
     shared = { pool, users: 0, ready: pool.start() }
   }
   shared.users++

@@ -1,7 +1,7 @@
 // A small pool of image workers shared by the two image models. Jobs go to an idle worker or wait
 // in a bounded queue; a full queue answers 503 (load shedding) rather than piling up memory.
 import { Worker } from 'node:worker_threads'
-import { Errors } from '../errors.js'
+import { Errors, withHeaders } from '../errors.js'
 import type { FaceResult, ImageJob, ImageReply, ObjectResult, Op } from './types.js'
 
 export interface PoolOptions { size: number, maxPixels: number, maxSide: number, objectTop: number, maxQueue: number }
@@ -64,7 +64,7 @@ export class ImagePool {
   }
 
   run (op: Op, bytes: Buffer): Promise<FaceResult | ObjectResult> {
-    if (this.queue.length >= this.opts.maxQueue) return Promise.reject(new Errors.Overloaded())
+    if (this.queue.length >= this.opts.maxQueue) return Promise.reject(withHeaders(new Errors.Overloaded(), { 'retry-after': 1 }))
     return new Promise((resolve, reject) => {
       this.queue.push({ job: { id: this.nextId++, op, bytes: new Uint8Array(bytes) }, resolve, reject })
       this.pump()
