@@ -4,13 +4,15 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { getTf } from '../lib/tf.js'
-import { scanStore } from '../lib/registry.js'
+import { scanStore, type ModelInfo } from '../lib/registry.js'
+import type { TF } from '../lib/tf.js'
 import { loadTextClassifier } from '../lib/text/classifier.js'
 import { OPS } from '../training/ops.js'
 import { argmax, confusion } from '../training/metrics.js'
 import { evaluateImages, type EvalRow } from './images.js'
 
 const only = process.argv[2]
+const OWN_EVAL = ['ner', 'keywords', 'similarity']
 const rows: EvalRow[] = []
 const store = join(import.meta.dirname, '..', 'model-store')
 const { tf, backend } = await getTf()
@@ -18,6 +20,12 @@ process.stderr.write(`TensorFlow.js backend: ${backend}\n`)
 
 for (const info of await scanStore(store)) {
   if (only !== undefined && info.name !== only) continue
+  if (OWN_EVAL.includes(info.name)) {
+    // span and pair models: eval/<model>.ts scores them through their serving loader
+    const mod = await import(`./${info.name}.ts`) as { evaluate: (info: ModelInfo, tf: TF, log: (s: string) => void) => Promise<EvalRow[]> }
+    rows.push(...await mod.evaluate(info, tf, (s) => process.stderr.write(s + '\n')))
+    continue
+  }
   const spec = OPS[info.name]
   if (info.manifest.kind !== 'text-classifier' || spec === undefined) continue
   const model = await loadTextClassifier(info.dir, info.manifest, tf, { imageMaxPixels: 0 })

@@ -13,7 +13,10 @@ import { microBatched } from './microbatch.js'
 const builtin: Record<string, { module: string, export: string }> = {
   'text-classifier': { module: './text/classifier.js', export: 'loadTextClassifier' },
   'human-face': { module: './image/human.js', export: 'loadHumanFace' },
-  'human-object': { module: './image/human.js', export: 'loadHumanObject' }
+  'human-object': { module: './image/human.js', export: 'loadHumanObject' },
+  'ner-tagger': { module: './text/ner.js', export: 'loadNer' },
+  'keyword-ranker': { module: './text/keywords.js', export: 'loadKeywords' },
+  'similarity-pairs': { module: './text/similarity.js', export: 'loadSimilarity' }
 }
 const extra = new Map<string, ModelLoader>()
 

@@ -9,9 +9,15 @@ import { argmax, confusion } from './metrics.js'
 import { OPS, type OpSpec } from './ops.js'
 
 const op = process.argv[2]
+// the span and pair models have training scripts of their own: training/<op>.ts
+const OWN = ['ner', 'keywords', 'similarity']
+if (op !== undefined && OWN.includes(op)) {
+  await import(`./${op}.ts`)
+  process.exit(0)
+}
 const spec: OpSpec | undefined = op === undefined ? undefined : OPS[op]
 if (spec === undefined) {
-  process.stderr.write(`usage: npm run train -- <op>   (ops: ${Object.keys(OPS).join(', ')})\n`)
+  process.stderr.write(`usage: npm run train -- <op>   (ops: ${[...Object.keys(OPS), ...OWN].join(', ')})\n`)
   process.exit(2)
 }
 
