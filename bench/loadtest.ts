@@ -1,8 +1,14 @@
 // npm run loadtest [-- --url http://host:port --key KEY] [--duration 10] [--json results.json] [--only a,b]
+//                  [--redis [redis://host:port]]
 // Starts the service on the embedded store (unless --url), drives every operation with the bodies
 // real clients send, and prints per endpoint: requests/s, texts or images/s, p50/p90/p99 latency,
 // errors, and the service's peak memory; a bare Fastify route on the same settings is the ceiling.
+// With REDIS_URL or --redis URL (or a bare --redis: a throwaway redis-server on a free port), a
+// second service on the Redis store is driven on the text endpoints too, each row next to its
+// embedded-store twin, so that the cost of the Redis quota and rate-limit path shows.
 import autocannon from 'autocannon'
+import { Redis } from 'ioredis'
+import { tmpdir } from 'node:os'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
@@ -11,7 +17,12 @@ import { parseArgs } from 'node:util'
 import { createRequire } from 'node:module'
 import sharp from 'sharp'
 
+// a bare --redis (last, or followed by another option) asks for a throwaway redis-server
+const argv = process.argv.slice(2)
+const flag = argv.indexOf('--redis')
+if (flag !== -1 && (argv[flag + 1] === undefined || argv[flag + 1]!.startsWith('--'))) argv.splice(flag + 1, 0, 'start')
 const { values: args } = parseArgs({
+  args: argv,
   options: {
     url: { type: 'string' }, key: { type: 'string' }, duration: { type: 'string', default: '10' },
     json: { type: 'string' }, only: { type: 'string' }, redis: { type: 'string' }
@@ -27,7 +38,9 @@ async function freePort (): Promise<number> {
 
 async function start (script: string, env: Record<string, string>): Promise<{ proc: ChildProcess, url: string }> {
   const port = await freePort()
-  const proc = spawn(process.execPath, ['--import', 'tsx', script], { cwd: root, env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'ignore', 'inherit'] })
+  // the store is chosen here, not inherited: REDIS_URL from the caller names the Redis run's store
+  const { REDIS_URL: _, ...inherited } = process.env
+  const proc = spawn(process.execPath, ['--import', 'tsx', script], { cwd: root, env: { ...inherited, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'ignore', 'inherit'] })
   const url = `http://127.0.0.1:${port}`
   for (let i = 0; i < 600; i++) {
     try { if ((await fetch(`${url}/health/ready`)).status < 500 || script.includes('bare')) { const r = await fetch(`${url}/health/live`).catch(() => null); if (r !== null || script.includes('bare')) break } } catch { }
@@ -55,7 +68,26 @@ function multipart (fields: Record<string, string>, file?: Buffer): { body: Buff
   return { body: Buffer.concat(parts), type: `multipart/form-data; boundary=${b}` }
 }
 
-interface Row { name: string, reqPerSec: number, unitsPerSec: number, p50: number, p90: number, p99: number, errors: number, ratio?: number }
+interface Row { name: string, reqPerSec: number, unitsPerSec: number, p50: number, p90: number, p99: number, errors: number, ratio?: number, store?: 'embedded' | 'redis' }
+
+/** A throwaway redis-server on a free port, without persistence; null if it is not installed. */
+async function startRedis (): Promise<{ proc: ChildProcess, url: string } | null> {
+  const port = await freePort()
+  // nothing is written to disk: no snapshots, no append-only file
+  const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { cwd: tmpdir(), stdio: 'ignore' })
+  const missing = new Promise<null>((resolve) => proc.once('error', () => resolve(null)))
+  const url = `redis://127.0.0.1:${port}`
+  const ready = (async () => {
+    for (let i = 0; i < 100; i++) {
+      const c = new Redis(url, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 })
+      c.on('error', () => {})
+      try { await c.connect(); await c.ping(); return { proc, url } } catch { } finally { c.disconnect() }
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    return null
+  })()
+  return Promise.race([ready, missing])
+}
 
 async function drive (name: string, url: string, opts: { body: string | Buffer, type: string, units: number, connections: number, path: string }): Promise<Row> {
   const r = await autocannon({ url: url + opts.path, method: 'POST', headers: { 'content-type': opts.type }, body: opts.body, connections: opts.connections, duration: DURATION })
@@ -82,13 +114,29 @@ async function liveWhile (url: string, load: Promise<unknown>): Promise<{ p50: n
 const procs: ChildProcess[] = []
 process.on('exit', () => { for (const p of procs) p.kill('SIGKILL') })
 
+// Quotas and a rate that are checked on every request but never reached, so that both stores run
+// their whole metering path.
+const PLAN = { RATE_LIMIT: '1000000', QUOTA_TEXT_DAILY: '1000000000000', QUOTA_TEXT_MONTHLY: '1000000000000', QUOTA_IMAGE_DAILY: '1000000000000', QUOTA_IMAGE_MONTHLY: '1000000000000' }
 let service = args.url
 let servicePid: number | undefined
+let redisService: string | undefined
+let redisPid: number | undefined
+let redisUrl = args.redis ?? process.env.REDIS_URL
 if (service === undefined) {
-  const env: Record<string, string> = { API_KEYS: KEY, DATA_DIR: join(root, 'data', 'loadtest') }
-  if (args.redis !== undefined) env.REDIS_URL = args.redis
+  const env: Record<string, string> = { API_KEYS: KEY, DATA_DIR: join(root, 'data', 'loadtest'), ...PLAN }
   const s = await start('server.ts', env)
   procs.push(s.proc); service = s.url; servicePid = s.proc.pid
+  if (redisUrl === 'start') {
+    const r = await startRedis()
+    if (r === null) throw new Error('--redis: redis-server did not start (is it installed? apt-get install -y redis-server)')
+    procs.push(r.proc); redisUrl = r.url
+  }
+  if (redisUrl !== undefined) {
+    const rs = await start('server.ts', { ...env, REDIS_URL: redisUrl })
+    procs.push(rs.proc); redisService = rs.url; redisPid = rs.proc.pid
+  }
+} else if (redisUrl !== undefined) {
+  process.stderr.write('--url given: the Redis rows need a service started here; leaving them out\n')
 }
 const bare = await start('bench/bare.ts', {})
 procs.push(bare.proc)
@@ -117,7 +165,14 @@ for (const [name, path, body, units, connections] of text) {
   if (!want(name)) continue
   const r = await drive(name, service, { path, body, type: 'application/x-www-form-urlencoded', units, connections })
   r.ratio = r.reqPerSec / ceiling.reqPerSec
+  if (redisService !== undefined) r.store = 'embedded'
   say(r)
+  if (redisService !== undefined) {
+    const rr = await drive(`${name}, Redis store`, redisService, { path, body, type: 'application/x-www-form-urlencoded', units, connections })
+    rr.ratio = rr.reqPerSec / ceiling.reqPerSec
+    rr.store = 'redis'
+    say(rr)
+  }
 }
 if (want('multipart')) {
   const mp = multipart({ api_key: KEY, text: short(0) })
@@ -141,17 +196,19 @@ if (want('live')) {
   say(await load)
 }
 const peak = peakRssMb(servicePid)
+const redisPeak = peakRssMb(redisPid)
 
 const ms = (x: number) => x.toFixed(0).padStart(6)
 const lines = [
-  `Load test ${new Date().toISOString().slice(0, 10)}, ${DURATION} s per endpoint, service ${args.url ?? 'started here (embedded store' + (args.redis ? ', Redis' : '') + ')'}`,
+  `Load test ${new Date().toISOString().slice(0, 10)}, ${DURATION} s per endpoint, service ${args.url ?? 'started here (embedded store' + (redisService !== undefined ? '; text endpoints also on a second service with the Redis store at ' + (redisUrl as string) : '') + ')'}`,
   '| endpoint | req/s | texts or images/s | p50 ms | p90 ms | p99 ms | errors | of ceiling |',
   '|---|---:|---:|---:|---:|---:|---:|---:|',
   ...rows.map((r) => `| ${r.name} | ${r.reqPerSec.toFixed(0)} | ${r.unitsPerSec.toFixed(0)} | ${ms(r.p50)} | ${ms(r.p90)} | ${ms(r.p99)} | ${r.errors} | ${r.ratio === undefined ? '' : (100 * r.ratio).toFixed(0) + '%'} |`)
 ]
 if (live !== null) lines.push('', `/health/live while 8 image requests are in flight: p50 ${live.p50.toFixed(1)} ms, p99 ${live.p99.toFixed(1)} ms, max ${live.max.toFixed(1)} ms (${live.n} probes)`)
 if (peak !== null) lines.push(`service peak RSS: ${peak} MB`)
+if (redisPeak !== null) lines.push(`Redis-store service peak RSS: ${redisPeak} MB`)
 console.log(lines.join('\n'))
-if (args.json !== undefined) writeFileSync(args.json, JSON.stringify({ date: new Date().toISOString(), duration: DURATION, rows, live, peakRssMb: peak }, null, 2))
+if (args.json !== undefined) writeFileSync(args.json, JSON.stringify({ date: new Date().toISOString(), duration: DURATION, rows, live, peakRssMb: peak, ...(redisService !== undefined ? { redisPeakRssMb: redisPeak } : {}) }, null, 2))
 for (const p of procs) p.kill('SIGTERM')
 process.exit(0)

@@ -2,12 +2,13 @@
 // and a running server agree (the server re-reads the file when it changes).
 import { readFileSync, statSync, writeFileSync, mkdirSync, renameSync } from 'node:fs'
 import { join } from 'node:path'
-import { counter, periods, type ChargeResult, type DayUsage, type KeyRecord, type Limits, type QuotaKind, type Store } from './types.js'
+import { counter, periods, type ChargeResult, type DayUsage, type KeyRecord, type Limits, type MeterResult, type QuotaKind, type RateCount, type RateWindow, type Store } from './types.js'
 
 export class MemoryStore implements Store {
   readonly kind = 'memory' as const
   private readonly counters = new Map<string, number>()
   private readonly daily = new Map<string, number>()
+  private readonly windows = new Map<string, { count: number, ends: number }>()
   private keys = new Map<string, KeyRecord>()
   private mtime = -1
   private readonly file: string | null
@@ -68,8 +69,37 @@ export class MemoryStore implements Store {
     return null
   }
 
-  // Synchronous check-and-add: atomic within the one process that owns this store.
+  // Fixed windows started by their first request, on the wall clock, as @fastify/rate-limit's own
+  // stores count them.
+  private count (key: string, windowMs: number): RateCount {
+    const now = Date.now()
+    let w = this.windows.get(key)
+    if (w === undefined || w.ends <= now) {
+      // one window per key and client address seen: forget the ended ones now and then
+      if (this.windows.size >= 10_000) for (const [k, v] of this.windows) if (v.ends <= now) this.windows.delete(k)
+      w = { count: 0, ends: now + windowMs }
+      this.windows.set(key, w)
+    }
+    w.count++
+    return { current: w.count, ttl: w.ends - now }
+  }
+
+  async hit (key: string, windowMs: number): Promise<RateCount> {
+    return this.count(key, windowMs)
+  }
+
+  // Synchronous count, check and add: atomic within the one process that owns this store.
+  async meter (rate: RateWindow | null, id: string, kind: QuotaKind, units: number, limits: Limits, now: Date, op: string): Promise<MeterResult> {
+    const r = rate === null ? null : this.count(rate.key, rate.windowMs)
+    if (rate !== null && r !== null && r.current > rate.max) return { rate: r, limited: true, charge: null }
+    return { rate: r, limited: false, charge: this.chargeNow(id, kind, units, limits, now, op) }
+  }
+
   async charge (id: string, kind: QuotaKind, units: number, limits: Limits, now: Date, op: string): Promise<ChargeResult> {
+    return this.chargeNow(id, kind, units, limits, now, op)
+  }
+
+  private chargeNow (id: string, kind: QuotaKind, units: number, limits: Limits, now: Date, op: string): ChargeResult {
     const p = periods(now)
     const dk = `${id}:${kind}:d:${p.day}`
     const mk = `${id}:${kind}:m:${p.month}`

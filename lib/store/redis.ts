@@ -1,29 +1,60 @@
-// The shared store: keys, quota counters and per-day history in Redis. Quota check-and-charge is
-// one Lua script (atomic across replicas, one round trip). The client fails fast when Redis is
-// gone: no offline queue, one retry, short timeouts, so a request gets a 503 within a second
-// instead of hanging (with ioredis defaults it hangs 73-107 s).
+// The shared store: keys, quota counters, rate windows and per-day history in Redis. A metered
+// request's rate count and quota check-and-charge are one Lua script (atomic across replicas, one
+// round trip). The client fails fast when Redis is gone: no offline queue, one retry, short
+// timeouts, so a request gets a 503 within a second instead of hanging (with ioredis defaults it
+// hangs 73-107 s).
 import { Redis, type RedisOptions } from 'ioredis'
-import { counter, periods, type ChargeResult, type DayUsage, type KeyRecord, type Limits, type QuotaKind, type Store } from './types.js'
+import { counter, periods, type ChargeResult, type DayUsage, type KeyRecord, type Limits, type MeterResult, type QuotaKind, type RateCount, type RateWindow, type Store } from './types.js'
 
-const CHARGE = `
+// A rate window: fixed, started by its first request. One found without an expiry would never
+// end, so it is given one.
+const RATE = `
+local function count (key, ms)
+  local c = redis.call('INCR', key)
+  local ttl = -1
+  if c > 1 then ttl = redis.call('PTTL', key) end
+  if ttl < 0 then
+    redis.call('PEXPIRE', key, ms)
+    ttl = ms
+  end
+  return c, ttl
+end
+`
+
+const HIT = RATE + `
+local c, ttl = count(KEYS[1], tonumber(ARGV[1]))
+return {c, ttl}
+`
+
+// The whole cost of a metered request: its rate count, then (unless that is over the rate) the
+// quota check and charge. Returns {charged, daily used, monthly used, why, rate count, rate ttl ms};
+// why: 0 charged, 1 refused by the daily quota, 2 by the monthly one, 3 cancelled by an undo,
+// 4 over the rate (nothing charged).
+const METER = RATE + `
 -- an undo got here first (this charge was re-sent after a reconnect): do nothing
-if redis.call('EXISTS', KEYS[4]) == 1 then return {0, 0, 0, 3} end
-local units = tonumber(ARGV[1])
-local dl = tonumber(ARGV[2])
-local ml = tonumber(ARGV[3])
-local d = tonumber(redis.call('GET', KEYS[1]) or '0')
-local m = tonumber(redis.call('GET', KEYS[2]) or '0')
-if dl >= 0 and d + units > dl then return {0, d, m, 1} end
-if ml >= 0 and m + units > ml then return {0, d, m, 2} end
-d = redis.call('INCRBY', KEYS[1], units)
-m = redis.call('INCRBY', KEYS[2], units)
-redis.call('EXPIRE', KEYS[1], ARGV[4])
-redis.call('EXPIRE', KEYS[2], ARGV[5])
-redis.call('HINCRBY', KEYS[3], ARGV[6], units)
-redis.call('EXPIRE', KEYS[3], 2764800)
+if redis.call('EXISTS', KEYS[5]) == 1 then return {0, 0, 0, 3, 0, 0} end
+local rc, rttl = 0, 0
+local window = tonumber(ARGV[1])
+if window >= 0 then
+  rc, rttl = count(KEYS[1], window)
+  if rc > tonumber(ARGV[2]) then return {0, 0, 0, 4, rc, rttl} end
+end
+local units = tonumber(ARGV[3])
+local dl = tonumber(ARGV[4])
+local ml = tonumber(ARGV[5])
+local d = tonumber(redis.call('GET', KEYS[2]) or '0')
+local m = tonumber(redis.call('GET', KEYS[3]) or '0')
+if dl >= 0 and d + units > dl then return {0, d, m, 1, rc, rttl} end
+if ml >= 0 and m + units > ml then return {0, d, m, 2, rc, rttl} end
+d = redis.call('INCRBY', KEYS[2], units)
+m = redis.call('INCRBY', KEYS[3], units)
+redis.call('EXPIRE', KEYS[2], ARGV[6])
+redis.call('EXPIRE', KEYS[3], ARGV[7])
+redis.call('HINCRBY', KEYS[4], ARGV[8], units)
+redis.call('EXPIRE', KEYS[4], 2764800)
 -- a marker naming what was charged, so a charge whose reply was lost can be undone exactly once
-redis.call('SET', KEYS[4], KEYS[1] .. '|' .. KEYS[2] .. '|' .. KEYS[3] .. '|' .. ARGV[6] .. '|' .. units, 'EX', 120)
-return {1, d, m, 0}
+redis.call('SET', KEYS[5], KEYS[2] .. '|' .. KEYS[3] .. '|' .. KEYS[4] .. '|' .. ARGV[8] .. '|' .. units, 'EX', 120)
+return {1, d, m, 0, rc, rttl}
 `
 
 const UNDO = `
@@ -54,7 +85,8 @@ if h <= 0 then redis.call('HDEL', KEYS[3], ARGV[2]) end
 return 1
 `
 
-type ChargeFn = (d: string, m: string, h: string, marker: string, units: number, dl: number, ml: number, dttl: number, mttl: number, op: string) => Promise<[number, number, number, number]>
+type HitFn = (key: string, windowMs: number) => Promise<[number, number]>
+type MeterFn = (rate: string, d: string, m: string, h: string, marker: string, windowMs: number, max: number, units: number, dl: number, ml: number, dttl: number, mttl: number, op: string) => Promise<[number, number, number, number, number, number]>
 type UndoFn = (marker: string) => Promise<number>
 type RefundFn = (d: string, m: string, h: string, units: number, op: string) => Promise<number>
 
@@ -78,7 +110,9 @@ export class RedisStore implements Store {
   constructor (url: string, opts: { timeoutMs: number, prefix?: string }) {
     this.client = new Redis(url, redisOptions(opts.timeoutMs))
     this.prefix = opts.prefix ?? 'otia:'
-    this.client.defineCommand('otiaCharge', { numberOfKeys: 4, lua: CHARGE })
+    // defineCommand: EVALSHA, and EVAL only when Redis does not have the script yet
+    this.client.defineCommand('otiaHit', { numberOfKeys: 1, lua: HIT })
+    this.client.defineCommand('otiaMeter', { numberOfKeys: 5, lua: METER })
     this.client.defineCommand('otiaUndo', { numberOfKeys: 1, lua: UNDO })
     this.client.defineCommand('otiaRefund', { numberOfKeys: 3, lua: REFUND })
     // errors are reported through the commands that fail; an unhandled 'error' event would crash
@@ -131,21 +165,38 @@ export class RedisStore implements Store {
     }
   }
 
-  async charge (id: string, kind: QuotaKind, units: number, limits: Limits, now: Date, op: string, token?: string): Promise<ChargeResult> {
+  async hit (key: string, windowMs: number): Promise<RateCount> {
+    const hit = (this.client as unknown as { otiaHit: HitFn }).otiaHit
+    const [current, ttl] = await hit.call(this.client, this.k('rl', key), windowMs)
+    return { current, ttl }
+  }
+
+  async meter (rate: RateWindow | null, id: string, kind: QuotaKind, units: number, limits: Limits, now: Date, op: string, token?: string): Promise<MeterResult> {
     const { p, d, m, h } = this.keysFor(id, kind, now)
     const marker = this.k('charge', token ?? `${process.pid}-${Date.now()}-${Math.random()}`)
     // counters outlive their period by a day, so a clock a little off never resurrects one
     const dttl = Math.ceil((p.dayReset.getTime() - now.getTime()) / 1000) + 86_400
     const mttl = Math.ceil((p.monthReset.getTime() - now.getTime()) / 1000) + 86_400
-    const charge = (this.client as unknown as { otiaCharge: ChargeFn }).otiaCharge
-    const [ok, du, mu, why] = await charge.call(this.client, d, m, h, marker, units, limits.daily ?? -1, limits.monthly ?? -1, dttl, mttl, op)
+    const meter = (this.client as unknown as { otiaMeter: MeterFn }).otiaMeter
+    const [ok, du, mu, why, rc, rttl] = await meter.call(this.client, this.k('rl', rate?.key ?? ''), d, m, h, marker,
+      rate?.windowMs ?? -1, rate?.max ?? 0, units, limits.daily ?? -1, limits.monthly ?? -1, dttl, mttl, op)
     if (why === 3) throw new Error('charge cancelled by an earlier undo')
+    const counted = rate === null ? null : { current: rc, ttl: rttl }
+    if (why === 4) return { rate: counted, limited: true, charge: null }
     return {
-      ok: ok === 1,
-      ...(why === 1 ? { refusedBy: 'daily' as const } : why === 2 ? { refusedBy: 'monthly' as const } : {}),
-      daily: counter(Number(du), limits.daily, p.dayReset),
-      monthly: counter(Number(mu), limits.monthly, p.monthReset)
+      rate: counted,
+      limited: false,
+      charge: {
+        ok: ok === 1,
+        ...(why === 1 ? { refusedBy: 'daily' as const } : why === 2 ? { refusedBy: 'monthly' as const } : {}),
+        daily: counter(Number(du), limits.daily, p.dayReset),
+        monthly: counter(Number(mu), limits.monthly, p.monthReset)
+      }
     }
+  }
+
+  async charge (id: string, kind: QuotaKind, units: number, limits: Limits, now: Date, op: string, token?: string): Promise<ChargeResult> {
+    return (await this.meter(null, id, kind, units, limits, now, op, token)).charge as ChargeResult
   }
 
   /** Undoes the charge made under `token`, if it happened and was not undone yet. */

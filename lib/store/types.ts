@@ -31,6 +31,24 @@ export interface ChargeResult {
   monthly: Counter
 }
 
+/** A fixed window of `windowMs` allowing `max` requests, counted under `key`. */
+export interface RateWindow { key: string, windowMs: number, max: number }
+
+export interface RateCount {
+  /** requests counted in the current window, this one included */
+  current: number
+  /** milliseconds until the window starts again from zero */
+  ttl: number
+}
+
+export interface MeterResult {
+  /** the rate count; null when no rate window was given */
+  rate: RateCount | null
+  /** over the rate: nothing was charged and `charge` is null */
+  limited: boolean
+  charge: ChargeResult | null
+}
+
 export interface DayUsage { day: string, op: string, units: number }
 
 /**
@@ -51,6 +69,13 @@ export interface Store {
    * not have); a store whose charges cannot be lost has none.
    */
   undo? (token: string): Promise<boolean>
+  /** counts one request in the rate window `key` (started by the first request, `windowMs` long) */
+  hit (key: string, windowMs: number): Promise<RateCount>
+  /**
+   * One atomic step, and on Redis one round trip: counts the request in its rate window and, unless
+   * that goes over the window's max, charges it as `charge` does.
+   */
+  meter (rate: RateWindow | null, id: string, kind: QuotaKind, units: number, limits: Limits, now: Date, op: string, token?: string): Promise<MeterResult>
   refund (id: string, kind: QuotaKind, units: number, now: Date, op: string): Promise<void>
   usage (id: string, kind: QuotaKind, limits: Limits, now: Date): Promise<{ daily: Counter, monthly: Counter }>
   /** per operation and UTC day, the last `days` days */

@@ -1,13 +1,16 @@
 // Who is calling, how fast, and how much: api_key authentication (401/406), the per-key rate limit
-// (@fastify/rate-limit, keyed after the body is parsed because the key may be in the body), and
-// quota charging (403) once the request has passed validation, refunded if the answer fails.
+// (keyed after the body is parsed because the key may be in the body), and quota charging (403)
+// once the request has passed validation, refunded if the answer fails. A metered request with a
+// valid key is counted in its rate window by the same store call that charges it (one round trip
+// on Redis); @fastify/rate-limit, over the same counters, limits everything else: requests without
+// a valid key (per client address), /usage, and metered requests refused before their charge.
 import fp from 'fastify-plugin'
 import rateLimit from '@fastify/rate-limit'
+import { STATUS_CODES } from 'node:http'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Errors, withHeaders } from '../../lib/errors.js'
 import { hashKey, newKey, sameHash } from '../../lib/keys.js'
-import { RedisStore } from '../../lib/store/redis.js'
-import { planLimits, type ChargeResult, type KeyRecord, type QuotaKind } from '../../lib/store/types.js'
+import { planLimits, type ChargeResult, type KeyRecord, type MeterResult, type QuotaKind, type RateCount, type RateWindow } from '../../lib/store/types.js'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -23,6 +26,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     apiKey: KeyRecord | null
     charged: { kind: QuotaKind, units: number, at: Date, op: string } | null
+    /** a metered request whose rate count is left to the store call that charges it */
+    meterPending: boolean
   }
   interface FastifyInstance {
     /** resolves a key (cached for at most a second, so a revocation is seen within a second) */
@@ -116,28 +121,44 @@ export default fp(async (fastify) => {
     return withHeaders(new Errors.StoreUnavailable(), { 'retry-after': 1 })
   }
 
+  // @fastify/rate-limit's store: the store's own rate windows, which the metered path counts in too
+  class Windows {
+    incr (key: string, done: (err: Error | null, res?: RateCount) => void, timeWindow?: number): void {
+      store.hit(key, timeWindow ?? 1000).then((r) => done(null, r), (err: Error) => done(err))
+    }
+
+    child (): Windows { return this }
+  }
   await fastify.register(rateLimit, {
     global: false,
     timeWindow: 1000,
-    ...(store instanceof RedisStore ? { redis: store.client, nameSpace: 'otia:rl:' } : {}),
+    store: Windows,
     skipOnError: false,
     keyGenerator: (req: FastifyRequest) => req.apiKey !== null ? `k:${req.apiKey.id}` : `ip:${req.ip}`,
-    errorResponseBuilder: (_req, ctx) => {
-      const seconds = Math.max(1, Math.ceil(ctx.ttl / 1000))
-      return new Errors.RateLimited(ctx.max, seconds)
-    }
+    errorResponseBuilder: (_req, ctx) => new Errors.RateLimited(ctx.max, retryIn(ctx.ttl))
   })
   // A rate of r requests per second: r per second when r >= 1, else one per 1/r seconds.
+  const windowOf = (r: number) => r >= 1 ? 1000 : Math.round(1000 / r)
+  const maxOf = (r: number) => Math.max(1, Math.floor(r))
   const rateOf = (req: FastifyRequest) => req.apiKey?.plan.rate ?? config.anonymousRate
   const limitKeyed = fastify.rateLimit({
-    timeWindow: (req: FastifyRequest) => { const r = rateOf(req); return r >= 1 ? 1000 : Math.round(1000 / r) },
-    max: (req: FastifyRequest) => Math.max(1, Math.floor(rateOf(req))),
+    timeWindow: (req: FastifyRequest) => windowOf(rateOf(req)),
+    max: (req: FastifyRequest) => maxOf(rateOf(req)),
     // a key whose plan has no rate limit is not counted
     allowList: (req: FastifyRequest) => req.apiKey !== null && req.apiKey.plan.rate === null
   })
+  async function limit (req: FastifyRequest, reply: FastifyReply): Promise<void> {
+    try {
+      await limitKeyed.call(fastify, req, reply)
+    } catch (err) {
+      if ((err as { statusCode?: number }).statusCode === 429) throw err
+      if (!config.failOpen) throw storeDown(err)
+    }
+  }
 
   fastify.decorateRequest('apiKey', null)
   fastify.decorateRequest('charged', null)
+  fastify.decorateRequest('meterPending', false)
 
   fastify.addHook('preValidation', async (req, reply) => {
     const rc = req.routeOptions.config
@@ -150,40 +171,69 @@ export default fp(async (fastify) => {
       req.apiKey = await fastify.lookupKey(raw.trim())
       if (req.apiKey === null) authError = new Errors.InvalidApiKey()
     }
-    // Rate limiting runs before the 401 so that guessing keys is limited per client address.
-    try {
-      await limitKeyed.call(fastify, req, reply)
-    } catch (err) {
-      if ((err as { statusCode?: number }).statusCode === 429) throw err
-      if (!config.failOpen) throw storeDown(err)
+    // Counting this request now would cost Redis a round trip of its own: it is counted by the
+    // store call that charges it (preHandler), or in onSend if it is refused before that.
+    if (authError === null && rc.quota !== undefined) {
+      req.meterPending = true
+      return
     }
+    // Rate limiting runs before the 401 so that guessing keys is limited per client address.
+    await limit(req, reply)
     if (authError !== null) throw authError
   })
 
   fastify.addHook('preHandler', async (req, reply) => {
     const rc = req.routeOptions.config
     if (rc.quota === undefined || req.apiKey === null) return
+    req.meterPending = false
     const body = req.body as Record<string, unknown>
     const units = rc.units?.(body) ?? 1
     const at = fastify.clock()
     const op = rc.op ?? req.routeOptions.url ?? 'unknown'
     const limits = planLimits(req.apiKey.plan, rc.quota)
-    let res: ChargeResult
+    const r = req.apiKey.plan.rate
+    const rate: RateWindow | null = r === null ? null : { key: `k:${req.apiKey.id}`, windowMs: windowOf(r), max: maxOf(r) }
+    let res: MeterResult
     try {
-      res = await store.charge(req.apiKey.id, rc.quota, units, limits, at, op, req.id)
+      res = await store.meter(rate, req.apiKey.id, rc.quota, units, limits, at, op, req.id)
     } catch (err) {
       // the charge may have happened with its reply lost: undo it, if so, once the store answers
       undoLater(req.id)
       if (config.failOpen) { countLater(req.apiKey.id, rc.quota, units, at, op); return }
       throw storeDown(err)
     }
-    quotaHeaders(reply, res)
-    if (!res.ok) {
-      const period = res.refusedBy === 'monthly' ? res.monthly : res.daily
-      const which = res.refusedBy === 'monthly' ? 'monthly' : 'daily'
+    if (rate !== null && res.rate !== null) {
+      // the headers @fastify/rate-limit sends
+      const reset = Math.ceil(res.rate.ttl / 1000)
+      reply.header('x-ratelimit-limit', rate.max)
+      reply.header('x-ratelimit-remaining', res.limited ? 0 : Math.max(0, rate.max - res.rate.current))
+      reply.header('x-ratelimit-reset', reset)
+      if (res.limited) {
+        reply.header('retry-after', reset)
+        throw new Errors.RateLimited(rate.max, retryIn(res.rate.ttl))
+      }
+    }
+    const charge = res.charge as ChargeResult
+    quotaHeaders(reply, charge)
+    if (!charge.ok) {
+      const period = charge.refusedBy === 'monthly' ? charge.monthly : charge.daily
+      const which = charge.refusedBy === 'monthly' ? 'monthly' : 'daily'
       throw new Errors.QuotaExceeded(`Quota exceeded: this request costs ${units} ${rc.quota} unit(s) and the ${which} ${rc.quota} quota of this key is ${String(period.limit)} (${String(period.remaining)} left, resets at ${period.reset}). Upgrade your plan on the dashboard: ${config.dashboardUrl}`)
     }
     req.charged = { kind: rc.quota, units, at, op }
+  })
+
+  // A metered request refused between authentication and its charge (413, 400, 406) still counts
+  // in its rate window, and over the rate it is a 429, as if it had been limited first.
+  fastify.addHook('onSend', async (req, reply, payload) => {
+    if (!req.meterPending) return payload
+    req.meterPending = false
+    try {
+      await limit(req, reply)
+    } catch (err) {
+      return replaceWith(reply, err as Error & { statusCode?: number, headers?: Record<string, string | number> })
+    }
+    return payload
   })
 
   // A request that was charged but did not succeed (a 5xx, or a late 4xx) costs nothing.
@@ -202,6 +252,18 @@ export default fp(async (fastify) => {
     return payload
   })
 }, { name: 'metering', dependencies: ['config', 'store', 'request', 'errors'] })
+
+function retryIn (ttl: number): number { return Math.max(1, Math.ceil(ttl / 1000)) }
+
+/** The error body the error handler would have sent for `err`, for an answer already on its way. */
+function replaceWith (reply: FastifyReply, err: Error & { statusCode?: number, headers?: Record<string, string | number> }): string {
+  const status = err.statusCode ?? 500
+  // set by the error handler for a 413, whose body it did not drain; this body was read whole
+  reply.removeHeader('connection')
+  if (err.headers !== undefined) reply.headers(err.headers)
+  reply.code(status).type('application/json; charset=utf-8')
+  return JSON.stringify({ code: status, error: STATUS_CODES[status] ?? 'Error', message: err.message })
+}
 
 export function quotaHeaders (reply: FastifyReply, res: Pick<ChargeResult, 'daily' | 'monthly'>): void {
   if (res.daily.remaining !== null) reply.header('x-quota-daily-remaining', res.daily.remaining)

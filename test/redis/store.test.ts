@@ -28,3 +28,27 @@ t.test('undo restores the counters once; an early undo cancels a late charge', a
   t.equal(await store.undo('req-d'), false, 'a refused charge left nothing to undo')
   t.equal((await store.usage('k1', 'text', limits, now)).daily.used, 10)
 })
+
+t.test('meter: the rate count and the charge in one step; over the rate nothing is charged', async (t) => {
+  const redis = await TestRedis.start(t)
+  const store = new RedisStore(redis.url, { timeoutMs: 2000 })
+  t.ok(await store.connect(2000))
+  t.teardown(() => store.close())
+  const now = new Date('2026-05-05T12:00:00Z')
+  const limits = { daily: 5, monthly: null }
+  // a window of 1000 s: no test run is slow enough to see it end
+  const rate = { key: 'k:k2', windowMs: 1_000_000, max: 2 }
+  const a = await store.meter(rate, 'k2', 'text', 1, limits, now, 'sentiment', 'm-a')
+  t.match(a, { limited: false, rate: { current: 1 }, charge: { ok: true, daily: { used: 1 } } })
+  t.ok(a.rate!.ttl > 990_000 && a.rate!.ttl <= 1_000_000)
+  const b = await store.meter(rate, 'k2', 'text', 9, limits, now, 'sentiment_batch', 'm-b')
+  t.match(b, { limited: false, rate: { current: 2 }, charge: { ok: false, refusedBy: 'daily', daily: { used: 1 } } }, 'a refused charge still counts in the window')
+  const c = await store.meter(rate, 'k2', 'text', 1, limits, now, 'sentiment', 'm-c')
+  t.match(c, { limited: true, rate: { current: 3 }, charge: null }, 'over the rate')
+  t.equal(await store.undo('m-c'), false, 'a limited request left no charge to undo')
+  t.equal((await store.usage('k2', 'text', limits, now)).daily.used, 1, 'only the first was charged')
+  t.equal((await store.hit('k:k2', 1_000_000)).current, 4, '@fastify/rate-limit counts in the same window')
+  t.equal(await store.undo('m-d'), false)
+  await t.rejects(store.meter(rate, 'k2', 'text', 1, limits, now, 'sentiment', 'm-d'), /cancelled/, 'a request re-sent after its undo is refused')
+  t.equal((await store.hit('k:k2', 1_000_000)).current, 5, '...and not counted again')
+})

@@ -1,6 +1,7 @@
 // SPEC §4 on the embedded store: quotas (403), rate limits (429), headers, batch cost, refunds.
 import t from 'tap'
 import { build, form, FORM, KEY } from '../../helper.js'
+import { hashKey } from '../../../lib/keys.js'
 
 const post = (app: Awaited<ReturnType<typeof build>>, url: string, fields: Record<string, string | string[]>, headers: Record<string, string> = {}) =>
   app.inject({ method: 'POST', url, headers: { ...FORM, ...headers }, payload: form(fields) })
@@ -90,6 +91,28 @@ t.test('rate limit per key: 429 with Retry-After, X-RateLimit headers on metered
   t.equal(b.statusCode, 429)
   t.match(b.json(), { code: 429, error: 'Too Many Requests', message: /Too many requests/ })
   t.ok(Number(b.headers['retry-after']) >= 1 && Number(b.headers['retry-after']) <= 5, `retry-after ${b.headers['retry-after']}`)
+})
+
+t.test('rate limiting comes before limits and validation; a refused request counts in the rate window', async (t) => {
+  // one request per 1000 s: every request after the first is over the rate, however slow the machine
+  const app = await build(t, { env: { RATE_LIMIT: '0.001', QUOTA_TEXT_DAILY: '5' } })
+  const a = await post(app, '/v4/sentiment', { api_key: KEY, text: '' })
+  t.equal(a.statusCode, 400, 'under the rate, the validation error')
+  t.equal(a.headers['x-ratelimit-limit'], '1')
+  t.equal(a.headers['x-ratelimit-remaining'], '0')
+  const b = await post(app, '/v4/sentiment', { api_key: KEY, text: 'a valid text' })
+  t.equal(b.statusCode, 429, 'the 400 used the window')
+  t.ok(Number(b.headers['retry-after']) >= 1)
+  const c = await post(app, '/v4/sentiment_batch', { api_key: KEY, text: JSON.stringify(Array.from({ length: 1001 }, () => 'x')) })
+  t.equal(c.statusCode, 429, 'a 413 over the rate is a 429')
+  t.match(c.json(), { code: 429, error: 'Too Many Requests', message: /Too many requests/ })
+  t.equal(c.headers['x-ratelimit-remaining'], '0')
+  t.ok(Number(c.headers['retry-after']) >= 1)
+  t.notOk(c.headers.connection === 'close', 'the body was read whole: the connection stays')
+  t.equal((await post(app, '/v4/sentiment', { api_key: KEY, text: '' })).statusCode, 429, 'a 400 over the rate too')
+  // (not through /usage: it is rate limited too)
+  const used = await app.store.usage(`env_${hashKey(KEY).slice(0, 10)}`, 'text', { daily: 5, monthly: null }, app.clock())
+  t.equal(used.daily.used, 0, 'nothing charged')
 })
 
 t.test('rate limit per client address for requests without a valid key', async (t) => {
