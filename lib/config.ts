@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { Value } from '@sinclair/typebox/value'
 import { Config } from '../schemas/env.js'
 
@@ -52,6 +53,9 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Config> =
     imageMaxPixels: int(env, 'IMAGE_MAX_PIXELS', 50_000_000),
     imageFetchTimeoutMs: int(env, 'IMAGE_FETCH_TIMEOUT_MS', 10_000),
     microBatchWaitMs: Number(env.MICROBATCH_WAIT_MS ?? 1) || 0,
+    // one core is left to the event loop (parsing, metering, answering)
+    textWorkers: int(env, 'TEXT_WORKERS', Math.max(1, availableParallelism() - 1)),
+    textQueue: int(env, 'TEXT_QUEUE', 4096),
     maxEventLoopDelayMs: int(env, 'MAX_EVENT_LOOP_DELAY_MS', 1000),
     maxHeapBytes: int(env, 'MAX_HEAP_BYTES', 0),
     imageFetchAllowHosts: (env.IMAGE_FETCH_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),

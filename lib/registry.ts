@@ -1,6 +1,8 @@
 // The model repository, after Triton's: model-store/<model>/<numeric version>/manifest.json.
 // The highest version of each model is loaded with the loader its manifest `kind` names, and warmed
 // with one prediction; a model that fails to load or warm fails start-up loudly.
+// Text models run in a pool of worker threads (lib/text/pool.ts) when TEXT_WORKERS > 0: each worker
+// loads them with the same loaders, and the registry keeps a proxy per model that sends it jobs.
 import { readdir, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Value } from '@sinclair/typebox/value'
@@ -8,26 +10,41 @@ import { ModelManifest } from '../schemas/model-manifest.js'
 import type { LoadedModel, LoaderContext, ModelLoader } from './models.js'
 import { getTf } from './tf.js'
 import { microBatched } from './microbatch.js'
+import { TextPool, type PoolModel } from './text/pool.js'
 
-/** Loaders by manifest kind, imported only when a model of that kind is present. */
-const builtin: Record<string, { module: string, export: string }> = {
+interface LoaderRef { module: string, export: string }
+
+/** Loaders by manifest kind, imported only when a model of that kind is present. The image
+ * loaders stay on the main thread: they are front ends to their own worker pool. */
+const builtin: Record<string, LoaderRef & { mainThread?: true }> = {
   'text-classifier': { module: './text/classifier.js', export: 'loadTextClassifier' },
-  'human-face': { module: './image/human.js', export: 'loadHumanFace' },
-  'human-object': { module: './image/human.js', export: 'loadHumanObject' },
+  'human-face': { module: './image/human.js', export: 'loadHumanFace', mainThread: true },
+  'human-object': { module: './image/human.js', export: 'loadHumanObject', mainThread: true },
   'ner-tagger': { module: './text/ner.js', export: 'loadNer' },
   'keyword-ranker': { module: './text/keywords.js', export: 'loadKeywords' },
   'similarity-pairs': { module: './text/similarity.js', export: 'loadSimilarity' }
 }
-const extra = new Map<string, ModelLoader>()
+const extra = new Map<string, { loader: ModelLoader, from: LoaderRef | null }>()
 
-/** Adds a loader for a kind (tests use it for tiny fixture models). */
-export function registerLoader (kind: string, loader: ModelLoader): void {
-  extra.set(kind, loader)
+/** Adds a loader for a kind (tests use it for tiny fixture models). A worker thread cannot be
+ * handed a function, so the kind runs in the text workers only when `from` names where a worker
+ * can import the same loader (a module address and its export); otherwise on the main thread. */
+export function registerLoader (kind: string, loader: ModelLoader, from?: LoaderRef): void {
+  extra.set(kind, { loader, from: from ?? null })
+}
+
+/** Where a text worker imports the loader of a kind, or null when the kind runs on the main thread. */
+function workerLoader (kind: string): LoaderRef | null {
+  const own = extra.get(kind)
+  if (own !== undefined) return own.from
+  const b = builtin[kind]
+  if (b === undefined || b.mainThread === true) return null
+  return { module: new URL(b.module, import.meta.url).href, export: b.export }
 }
 
 async function loaderFor (kind: string): Promise<ModelLoader> {
   const own = extra.get(kind)
-  if (own !== undefined) return own
+  if (own !== undefined) return own.loader
   const b = builtin[kind]
   if (b === undefined) throw new Error(`no loader for model kind "${kind}"`)
   const spec: string = b.module
@@ -64,29 +81,66 @@ export async function scanStore (root: string): Promise<ModelInfo[]> {
   return out
 }
 
+/** workers: text worker threads (0: text models run on the main thread); queue: texts waiting for one */
+export interface PoolSettings { workers: number, queue: number }
+
 export class ModelRegistry {
   private readonly models = new Map<string, LoadedModel<any, any>>()
   backend: string | null = null
+  /** the text worker pool, when text models run in workers */
+  textPool: TextPool | null = null
 
-  async loadAll (root: string, log: (msg: string) => void, ctx: LoaderContext): Promise<void> {
+  async loadAll (root: string, log: (msg: string) => void, ctx: LoaderContext, pool: PoolSettings = { workers: 0, queue: 0 }): Promise<void> {
     const found = await scanStore(root)
     if (found.length === 0) return
     const { tf, backend } = await getTf()
     this.backend = backend
+    const pooled = new Map<string, PoolModel>()
+    if (pool.workers > 0) {
+      for (const info of found) {
+        const loader = workerLoader(info.manifest.kind)
+        if (loader !== null) pooled.set(info.name, { ...info, loader })
+      }
+    }
+    if (pooled.size > 0) {
+      const t0 = performance.now()
+      const textPool = new TextPool({ size: pool.workers, maxQueue: pool.queue, models: [...pooled.values()], ctx: { ...ctx }, log })
+      // a worker's message already names the model that failed and its version
+      await textPool.start()
+      this.textPool = textPool
+      this.backend = textPool.backend
+      log(`${pooled.size} text models loaded and warmed in each of ${pool.workers} worker threads in ${Math.round(performance.now() - t0)} ms`)
+    }
     for (const info of found) {
       const t0 = performance.now()
+      const remote = pooled.get(info.name)
+      if (remote !== undefined) {
+        this.models.set(info.name, this.wrap(info, this.proxy(info.name, info.manifest), ctx))
+        continue
+      }
       try {
         const loader = await loaderFor(info.manifest.kind)
-        let model = await loader(info.dir, info.manifest, tf, ctx)
-        if (info.manifest.kind === 'text-classifier') model = microBatched(model, ctx.microBatchWaitMs ?? 0, 256)
+        const model = this.wrap(info, await loader(info.dir, info.manifest, tf, ctx), ctx)
         if (model.warm !== undefined) await model.warm()
         else await model.predict(['warm up'])
         this.models.set(info.name, model)
       } catch (err) {
+        // the workers already running would keep the process alive after a failed start
+        await this.close()
         throw new Error(`model ${info.name} v${info.version} failed to load or warm up: ${(err as Error).message}`, { cause: err })
       }
       log(`model ${info.name} v${info.version} (${info.manifest.kind}) loaded and warmed in ${Math.round(performance.now() - t0)} ms`)
     }
+  }
+
+  private wrap (info: ModelInfo, model: LoadedModel<any, any>, ctx: LoaderContext): LoadedModel<any, any> {
+    return info.manifest.kind === 'text-classifier' ? microBatched(model, ctx.microBatchWaitMs ?? 0, 256) : model
+  }
+
+  /** The main thread's face of a model that runs in the text workers (which warmed it already). */
+  private proxy (name: string, manifest: ModelManifest): LoadedModel<unknown, unknown> {
+    const pool = this.textPool as TextPool
+    return { manifest, predict: (inputs) => pool.run(name, inputs), async warm () {}, dispose () {} }
   }
 
   get<In = string, Out = number[]> (name: string): LoadedModel<In, Out> | undefined {
@@ -98,7 +152,15 @@ export class ModelRegistry {
   }
 
   dispose (): void {
+    void this.close()
+  }
+
+  /** Disposes every model and stops the text workers. */
+  async close (): Promise<void> {
     for (const m of this.models.values()) m.dispose()
     this.models.clear()
+    const pool = this.textPool
+    this.textPool = null
+    await pool?.close()
   }
 }

@@ -25,6 +25,8 @@ export const Config = Type.Object({
   imageMaxPixels: Type.Integer(),
   imageFetchTimeoutMs: Type.Integer(),
   microBatchWaitMs: Type.Number({ minimum: 0 }),
+  textWorkers: Type.Integer({ minimum: 0, description: 'text inference worker threads; 0 runs text models on the main thread' }),
+  textQueue: Type.Integer({ minimum: 0, description: 'texts waiting for a text worker before new calls are refused with 503' }),
   maxEventLoopDelayMs: Type.Integer({ minimum: 0 }),
   maxHeapBytes: Type.Integer({ minimum: 0 }),
   imageFetchAllowHosts: Type.Array(Type.String(), { description: 'hosts fetched even though private (tests, trusted deployments)' }),

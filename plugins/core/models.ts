@@ -13,12 +13,15 @@ declare module 'fastify' {
 
 export default fp(async (fastify) => {
   const registry = new ModelRegistry()
-  await registry.loadAll(fastify.config.modelStore, (m) => fastify.log.info(m), { imageMaxPixels: fastify.config.imageMaxPixels, microBatchWaitMs: fastify.config.microBatchWaitMs })
+  const { config } = fastify
+  await registry.loadAll(config.modelStore, (m) => fastify.log.info(m),
+    { imageMaxPixels: config.imageMaxPixels, microBatchWaitMs: config.microBatchWaitMs },
+    { workers: config.textWorkers, queue: config.textQueue })
   fastify.decorate('models', registry)
   fastify.decorate('needModel', function <In, Out> (name: string, op: string): LoadedModel<In, Out> {
     const m = registry.get<In, Out>(name)
     if (m === undefined) throw new Errors.ModelMissing(op, name)
     return m
   })
-  fastify.addHook('onClose', async () => { registry.dispose() })
+  fastify.addHook('onClose', async () => { await registry.close() })
 }, { name: 'models', dependencies: ['config'] })

@@ -1,0 +1,33 @@
+// The fixture models with a few test hooks, importable by a text worker (which cannot be handed
+// a function): a text that ends the worker thread, one that keeps it busy, and a model that loads
+// on the main thread but not in a worker.
+import { isMainThread } from 'node:worker_threads'
+import type { LoadedModel, ModelLoader } from '../../../lib/models.js'
+import { fixtureLoader } from '../../fixtures/loader.js'
+
+export const CRASH = 'crash the worker'
+export const SLOW = 'take your time'
+
+const textOf = (input: unknown): unknown => typeof input === 'object' && input !== null ? (input as { text?: unknown }).text : input
+
+export const poolFixtureLoader: ModelLoader = async (dir, manifest, tf, ctx) => {
+  if (manifest.name === 'broken' && !isMainThread) throw new Error('this fixture refuses to load in a worker')
+  const inner = await fixtureLoader(dir, manifest, tf, ctx)
+  const model: LoadedModel<unknown, unknown> = {
+    manifest,
+    async predict (inputs) {
+      for (const input of inputs) {
+        const text = textOf(input)
+        // process.exit in a worker thread ends that thread only
+        if (text === CRASH && !isMainThread) process.exit(3)
+        if (text === SLOW) { const until = Date.now() + 400; while (Date.now() < until) { /* busy */ } }
+      }
+      return inner.predict(inputs)
+    },
+    dispose: () => inner.dispose()
+  }
+  if (inner.warm !== undefined) model.warm = async () => { await inner.warm!.call(model) }
+  return model
+}
+
+export const POOL_FIXTURE = { module: new URL('./pool-fixture.ts', import.meta.url).href, export: 'poolFixtureLoader' }
