@@ -1,0 +1,73 @@
+// NER evaluation through the serving loader: each validation sentence is rebuilt as text (tokens
+// joined by spaces), tagged by lib/text/ner.ts exactly as the service would (its own tokeniser,
+// character offsets), and scored by exact character-span + category F1 over name/group/place.
+// Tokenisation differences between the corpus and the service therefore count as errors.
+import type { ModelInfo } from '../lib/registry.js'
+import type { TF } from '../lib/tf.js'
+import { loadNer, type Entity, type NerInput } from '../lib/text/ner.js'
+import { CATEGORY, TYPES, typeOf, isBegin } from '../lib/text/ner-features.js'
+import type { LoadedModel } from '../lib/models.js'
+import { conll2002, conll2003, germevalDev, type Sentence } from '../training/ner-data.js'
+import type { EvalRow } from './images.js'
+
+const VALIDATION: Record<string, { dataset: string, read: () => Sentence[] }> = {
+  en: { dataset: 'CoNLL-2003 English', read: () => conll2003('eng.testa') },
+  es: { dataset: 'CoNLL-2002 Spanish', read: () => conll2002('esp.testa') },
+  nl: { dataset: 'CoNLL-2002 Dutch', read: () => conll2002('ned.testa') },
+  de: { dataset: 'GermEval 2014', read: germevalDev }
+}
+
+/** a sentence as text with its gold entities as "start:end:category" */
+export function asText (s: Sentence): { text: string, gold: string[] } {
+  const starts: number[] = []
+  let text = ''
+  for (const w of s.words) {
+    if (text.length > 0) text += ' '
+    starts.push(text.length)
+    text += w
+  }
+  const gold: string[] = []
+  for (let t = 0; t < s.words.length;) {
+    const y = s.labels[t] as number
+    if (y === 0) { t++; continue }
+    let end = t + 1
+    while (end < s.words.length && s.labels[end] !== 0 && !isBegin(s.labels[end] as number) && typeOf(s.labels[end] as number) === typeOf(y)) end++
+    const category = CATEGORY[TYPES[typeOf(y)] as string]
+    if (category !== undefined) gold.push(`${starts[t]}:${(starts[end - 1] as number) + (s.words[end - 1] as string).length}:${category}`)
+    t = end
+  }
+  return { text, gold }
+}
+
+export async function evaluate (info: ModelInfo, tf: TF, log: (s: string) => void): Promise<EvalRow[]> {
+  const model = await loadNer(info.dir, info.manifest, tf, { imageMaxPixels: 0 }) as LoadedModel<NerInput, Entity[]>
+  const rows: EvalRow[] = []
+  try {
+    for (const lang of info.manifest.languages) {
+      const v = VALIDATION[lang]
+      if (v === undefined) continue
+      const items = v.read().map(asText)
+      let tp = 0; let pred = 0; let gold = 0; let ms = 0
+      for (let i = 0; i < items.length; i += 500) {
+        const part = items.slice(i, i + 500)
+        const t0 = performance.now()
+        const out = await model.predict(part.map((x) => ({ text: x.text, lang })))
+        ms += performance.now() - t0
+        part.forEach((x, j) => {
+          const g = new Set(x.gold)
+          const p = (out[j] ?? []).map((e) => `${e.start}:${e.end}:${e.category}`)
+          gold += g.size; pred += p.length
+          for (const s of p) if (g.has(s)) tp++
+        })
+      }
+      const p = pred === 0 ? 0 : tp / pred; const r = gold === 0 ? 0 : tp / gold
+      const f1 = p + r === 0 ? 0 : 2 * p * r / (p + r)
+      const baseline = info.manifest.metrics.find((m) => m.dataset === v.dataset)?.baseline
+      log(`ner ${lang}: ${items.length} sentences, F1 ${f1.toFixed(4)} P ${p.toFixed(4)} R ${r.toFixed(4)}, ${(ms / items.length).toFixed(3)} ms per sentence`)
+      rows.push({ model: `${info.name} v${info.version}`, dataset: `${v.dataset} ${lang} (validation, ${items.length})`, metric: `entity F1 name/group/place, exact span (P ${p.toFixed(3)}, R ${r.toFixed(3)})`, value: f1, ...(baseline !== undefined ? { baseline } : {}) })
+    }
+  } finally {
+    model.dispose()
+  }
+  return rows
+}

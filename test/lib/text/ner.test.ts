@@ -1,0 +1,126 @@
+import t from 'tap'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { FEATURES, LABELS, LEXICON_SIZE, NUM_LABELS, allowed, featurise, lexiconKey, shape, tokenize } from '../../../lib/text/ner-features.js'
+import { MASK, Scratch, marginals, viterbi } from '../../../lib/text/ner-decode.js'
+import { loadNer, quantise, type Entity, type NerInput } from '../../../lib/text/ner.js'
+import { fileIO } from '../../../lib/tf-io.js'
+import { getTf } from '../../../lib/tf.js'
+import type { LoadedModel } from '../../../lib/models.js'
+import type { ModelManifest } from '../../../schemas/model-manifest.js'
+
+t.test('tokens carry UTF-16 offsets into the original text', async (t) => {
+  const text = 'Zoë 👍🏽 said:\r\n\r\nO\'Neill met the U.S. envoy in São Paulo-Süd 𝒳 (Merkel\'s aide), 1,000.5 km.'
+  const toks = tokenize(text)
+  for (const k of toks) t.equal(text.slice(k.start, k.end), k.text)
+  const words = toks.map((k) => k.text)
+  t.ok(words.includes('Zoë'))
+  t.ok(words.includes('👍'), 'an emoji is one token, never half a surrogate pair')
+  t.ok(words.includes("O'Neill"))
+  t.ok(words.includes('U.S.'))
+  t.ok(words.includes('Paulo-Süd'))
+  t.ok(words.includes('Merkel') && words.includes("'s"), 'English clitics apart')
+  t.ok(words.includes('1,000.5'))
+  t.ok(words.includes('𝒳'))
+})
+
+t.test('Dutch keeps its apostrophe endings on the word, English splits clitics off', async (t) => {
+  t.same(tokenize("de auto's van Israëli's, zo'n dag", Infinity, 'nl').map((k) => k.text), ['de', "auto's", 'van', "Israëli's", ',', "zo'n", 'dag'])
+  t.same(tokenize("Merkel's aide didn't", Infinity, 'en').map((k) => k.text).slice(0, 3), ['Merkel', "'s", 'aide'])
+  t.same(tokenize('Hr. J. Smith (Acme Corp.) am 18. Mai -- ok', Infinity, 'de').map((k) => k.text), ['Hr.', 'J.', 'Smith', '(', 'Acme', 'Corp.', ')', 'am', '18.', 'Mai', '--', 'ok'])
+})
+
+t.test('a cut text never ends in a partial token', async (t) => {
+  const text = 'Paris ' + '😀'.repeat(10)
+  const toks = tokenize(text, 9) // cuts the second emoji in half
+  t.same(toks.map((k) => k.text), ['Paris', '😀'])
+  t.same(tokenize('', 10), [])
+})
+
+t.test('every token gets FEATURES ids within the buckets, deterministically', async (t) => {
+  const ids = featurise(['Angela', 'Merkel', 'traf', 'Macron', '.'], 1024)
+  t.equal(ids.length, 5 * FEATURES)
+  t.ok(ids.every((x) => x >= 0 && x < 1024))
+  t.same(featurise(['Angela', 'Merkel', 'traf', 'Macron', '.'], 1024), ids)
+  // a word's own features depend on its case, its neighbours' on theirs
+  t.not(featurise(['Paris'], 1 << 20).join(), featurise(['paris'], 1 << 20).join())
+  // the lexicon changes only the lexicon templates
+  const lex = new Uint8Array(LEXICON_SIZE)
+  lex[lexiconKey('paris')] = 4
+  const a = featurise(['in', 'Paris'], 1 << 20, new Uint8Array(LEXICON_SIZE)); const b = featurise(['in', 'Paris'], 1 << 20, lex)
+  t.equal([...a].filter((x, i) => x !== b[i]).length, 4, 'own word: 1 + 2 pairs; the neighbour: 1 pair')
+  t.equal(shape('McDonald'), 'XxXx')
+  t.equal(shape('1996-08-22'), 'd-d-d')
+})
+
+t.test('BIO: I-X only continues X', async (t) => {
+  const I_PER = LABELS.indexOf('I-PER'); const B_PER = LABELS.indexOf('B-PER'); const B_ORG = LABELS.indexOf('B-ORG')
+  t.notOk(allowed(-1, I_PER))
+  t.notOk(allowed(0, I_PER))
+  t.notOk(allowed(B_ORG, I_PER))
+  t.ok(allowed(B_PER, I_PER))
+  t.ok(allowed(I_PER, B_PER))
+  // emissions that prefer an ill-formed sequence (O, I-PER) still decode to a well-formed one
+  const E = new Float32Array(2 * NUM_LABELS)
+  E[0] = 1; E[NUM_LABELS + I_PER] = 5; E[NUM_LABELS + B_PER] = 4
+  const T = new Float32Array((NUM_LABELS + 1) * NUM_LABELS)
+  const out = viterbi(E, T, 2, new Uint8Array(2), new Scratch())
+  t.ok(allowed(-1, out[0] as number) && allowed(out[0] as number, out[1] as number))
+  const p = marginals(E, T, 2, out, 1, new Scratch())
+  t.ok(p.every((x) => x > 0 && x <= 1))
+  t.equal(MASK.length, (NUM_LABELS + 1) * NUM_LABELS)
+})
+
+t.test('uint8 quantisation keeps 0 exact and the rest within half a step', async (t) => {
+  const w = new Float32Array([0, 1.5, -2, 0.01, 3.2])
+  const q = quantise(w)
+  t.equal(q.dequantised[0], 0)
+  for (let i = 0; i < w.length; i++) t.ok(Math.abs((q.dequantised[i] as number) - (w[i] as number)) <= q.scale / 2 + 1e-6)
+})
+
+t.test('the loader serves a model folder written in the trained format', async (t) => {
+  // a hand-made model: every token scores B-PER except lower-case ones (through the bias bucket
+  // and the word bucket), so the whole path from files to offsets is checked without training
+  const dir = mkdtempSync(join(tmpdir(), 'ner-test-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  const { tf } = await getTf()
+  const buckets = 1 << 12
+  const W = new Float32Array(buckets * NUM_LABELS)
+  const B_PER = LABELS.indexOf('B-PER')
+  for (const w of ['Ada', 'Zoë']) {
+    const ids = featurise([w], buckets)
+    W[(ids[2] as number) * NUM_LABELS + B_PER] = 10 // template 2: the word as written
+  }
+  const q = quantise(W)
+  const T = new Float32Array((NUM_LABELS + 1) * NUM_LABELS)
+  const data = Buffer.concat([Buffer.from(q.bytes), Buffer.from(T.buffer)])
+  await fileIO(join(dir, 'model.json')).save!({
+    format: 'ner-perceptron',
+    weightSpecs: [
+      { name: 'en/emissions', shape: [buckets, NUM_LABELS], dtype: 'float32', quantization: { dtype: 'uint8', scale: q.scale, min: q.min } },
+      { name: 'en/transitions', shape: [NUM_LABELS + 1, NUM_LABELS], dtype: 'float32' }
+    ],
+    weightData: data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength),
+    userDefinedMetadata: { buckets, features: FEATURES, labels: [...LABELS], languages: ['en'], maxChars: 1000 }
+  })
+  const manifest = { name: 'ner', version: 1, kind: 'ner-tagger', description: '', languages: ['en'], labels: ['name', 'group', 'place'], inputs: [], outputs: [], files: [], training: { command: '', data: [] }, metrics: [], created: '2026-01-01T00:00:00Z' } as ModelManifest
+  const model = await loadNer(dir, manifest, tf, { imageMaxPixels: 0 }) as LoadedModel<NerInput, Entity[]>
+  t.teardown(() => model.dispose())
+  const text = '😀\r\nsaid Ada to Zoë'
+  const [one, none, other] = await model.predict([{ text, lang: 'en' }, { text: 'nobody', lang: 'en' }, { text: 'Ada', lang: 'xx' }])
+  t.same(one?.map((e) => [e.name, e.category, text.slice(e.start, e.end)]), [['Ada', 'name', 'Ada'], ['Zoë', 'name', 'Zoë']])
+  for (const e of one ?? []) t.ok(e.confidence_score >= 0 && e.confidence_score <= 1)
+  t.same(none, [])
+  t.equal(other?.length, 1, 'an unknown language falls back to the first model')
+  // the cap: nothing past maxChars is read
+  const far = await model.predict([{ text: 'x '.repeat(600) + 'Ada', lang: 'en' }])
+  t.same(far[0], [])
+  // a large batch hands the event loop back while it works
+  let ticks = 0
+  const timer = setInterval(() => { ticks++ }, 0)
+  const many = await model.predict(Array.from({ length: 100 }, () => ({ text: 'x Ada '.repeat(160), lang: 'en' })))
+  clearInterval(timer)
+  t.equal(many.length, 100)
+  t.ok(ticks > 0, `${ticks} timer ticks during the batch`)
+})

@@ -1,0 +1,144 @@
+// Readers for the NER corpora in ../shared/datasets/ner, all turned into sentences of tokens with
+// IOB2 labels over PER/ORG/LOC/MISC (indexes into LABELS of lib/text/ner-features.ts).
+import { readFileSync } from 'node:fs'
+import { need } from './data.js'
+import { LABELS, isBegin, tokenize, typeOf, type Token } from '../lib/text/ner-features.js'
+
+export interface Sentence { words: string[], labels: Uint8Array }
+
+const INDEX = new Map<string, number>(LABELS.map((l, i) => [l, i]))
+
+/**
+ * Tags to IOB2 label indexes. CoNLL-2003 is IOB1 (I- opens an entity, B- only between two of one
+ * type), so an I- that does not continue an entity of its type becomes B-. `map` renames or drops
+ * (null: O) a corpus's own types.
+ */
+export function toLabels (tags: string[], map: (type: string) => string | null = (t) => t): Uint8Array {
+  const out = new Uint8Array(tags.length)
+  let prevType: string | null = null
+  for (let i = 0; i < tags.length; i++) {
+    const tag = tags[i] as string
+    const m = /^([BI])-(.+)$/.exec(tag)
+    const type = m === null ? null : map(m[2] as string)
+    if (m === null || type === null) { prevType = null; continue }
+    const begin = m[1] === 'B' || prevType !== type
+    const idx = INDEX.get(`${begin ? 'B' : 'I'}-${type}`)
+    if (idx === undefined) throw new Error(`unknown tag ${tag}`)
+    out[i] = idx
+    prevType = type
+  }
+  return out
+}
+
+/** Column files: one token per line (token first, tag in column `tagCol`), blank lines between sentences. */
+function columns (path: string, opts: { nounCol?: (f: string[]) => boolean, sep: RegExp, wordCol: number, tagCol: (f: string[]) => string, encoding?: BufferEncoding, skip?: (line: string) => boolean, map?: (t: string) => string | null, splitAt?: (w: string, length: number) => boolean }): Sentence[] {
+  const text = readFileSync(need(path), opts.encoding ?? 'utf8')
+  const out: Sentence[] = []
+  let words: string[] = []; let tags: string[] = []
+  const flush = () => {
+    if (words.length > 0) out.push({ words, labels: toLabels(tags, opts.map) })
+    words = []; tags = []
+  }
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trimEnd()
+    if (line.trim() === '') { flush(); continue }
+    if (opts.skip?.(line) === true) continue
+    const f = line.split(opts.sep)
+    const w = f[opts.wordCol]
+    if (w === undefined || w === '') continue
+    if (w === '-DOCSTART-') { flush(); continue }
+    words.push(opts.nounCol?.(f) === true ? w.charAt(0).toUpperCase() + w.slice(1) : w)
+    tags.push(opts.tagCol(f))
+    // corpora without sentence breaks (Europeana) are cut after full stops, and long OCR runs without them
+    // after a comma or at 80 tokens
+    if (opts.splitAt?.(w, words.length) === true) flush()
+  }
+  flush()
+  return out
+}
+
+const last = (f: string[]) => f[f.length - 1] as string
+
+/**
+ * German capitalises every noun, so a German tagger trained on other languages' sentences learns that
+ * a capital letter mid-sentence means a name. `germanise` capitalises their common nouns (by the
+ * corpora's own part-of-speech column) so that they show German orthography, entities unchanged.
+ */
+export interface ReadOpts { germanise?: boolean }
+
+export const conll2003 = (file: 'eng.train' | 'eng.testa', o: ReadOpts = {}) =>
+  columns(`ner/conll2003-en/${file}`, { sep: / /, wordCol: 0, tagCol: last, ...(o.germanise === true ? { nounCol: (f: string[]) => f[1] === 'NN' || f[1] === 'NNS' } : {}) })
+
+export const conll2002 = (file: 'esp.train' | 'esp.testa' | 'ned.train' | 'ned.testa', o: ReadOpts = {}) =>
+  columns(`ner/conll2002-es-nl/${file}`, { sep: / /, wordCol: 0, tagCol: last, ...(o.germanise === true ? { nounCol: (f: string[]) => f.length === 3 && (f[1] === 'N' || f[1] === 'NC') } : {}) })
+
+export const wikiann = (file: 'train.conllu' | 'val.conllu') =>
+  columns(`ner/wikiann-de-silver/${file}`, { sep: /\t/, wordCol: 1, tagCol: last })
+
+/** Europeana newspapers: OCR'd historical German/Dutch, no sentence breaks; a few typos in tags ("B-BER", "I-PEr") and lines without one. */
+export const europeana = (file: 'enp_DE.lft.bio' | 'enp_DE.onb.bio' | 'enp_DE.sbb.bio' | 'enp_NL.kb.bio') =>
+  columns(`ner/europeana-newspapers-de-nl/${file}`, { sep: / /, wordCol: 0, tagCol: last, skip: (l) => !/ \S+$/.test(l), map: (t) => { const u = t.toUpperCase(); return u === 'BER' ? 'PER' : ['PER', 'ORG', 'LOC', 'MISC'].includes(u) ? u : null }, splitAt: (w, n) => w === '.' || w === '!' || w === '?' || (n >= 40 && (w === ',' || w === ';')) || n >= 80 })
+
+/**
+ * GermEval 2014 dev, outer level. PER/ORG/LOC are kept; derivations ("deutsche": LOCderiv) and
+ * partial names ("Merkel-Regierung": PERpart) are not names of a person, organisation or place in
+ * the sense of this API, so they become O; OTH is MISC. VALIDATION ONLY: never trained on.
+ */
+export const germevalDev = () =>
+  columns('ner/germeval2014-de/NER-de-dev.tsv', { sep: /\t/, wordCol: 1, tagCol: (f) => f[2] as string, skip: (l) => l.startsWith('#\t') || l.startsWith('# '), map: (t) => (t === 'OTH' ? 'MISC' : /deriv|part/.test(t) ? null : t) })
+
+/**
+ * A sentence re-cut by the service's tokeniser, labels carried over: serving tags its own tokens,
+ * so training on the corpus's (e.g. Spanish "Educación." standing for "Educación y", or "Corp."
+ * where the service may differ) would teach patterns it never sees. A token's first piece keeps its
+ * label, later pieces continue its entity, except trailing punctuation where the entity ends there.
+ */
+export function retokenize (s: Sentence, lang: string): Sentence {
+  const starts: number[] = []
+  let text = ''
+  for (const w of s.words) {
+    if (text.length > 0) text += ' '
+    starts.push(text.length)
+    text += w
+  }
+  const toks = tokenize(text, Infinity, lang)
+  const words: string[] = []
+  const labels: number[] = []
+  let g = 0
+  for (let k = 0; k < toks.length; k++) {
+    const tok = toks[k] as Token
+    while (g + 1 < starts.length && (starts[g + 1] as number) <= tok.start) g++
+    const y = s.labels[g] as number
+    const first = tok.start === starts[g]
+    let label = y
+    if (!first && y !== 0) {
+      const next = toks[k + 1]
+      const lastPiece = next === undefined || (g + 1 < starts.length && next.start >= (starts[g + 1] as number))
+      const continues = g + 1 < s.words.length && (s.labels[g + 1] as number) !== 0 && !isBegin(s.labels[g + 1] as number) && typeOf(s.labels[g + 1] as number) === typeOf(y)
+      label = lastPiece && !continues && !/[\p{L}\p{N}]/u.test(tok.text) ? 0 : 2 + 2 * typeOf(y)
+    }
+    words.push(tok.text)
+    labels.push(label)
+  }
+  return { words, labels: Uint8Array.from(labels) }
+}
+
+/**
+ * WikiANN's silver labels come from Wikipedia links, so linked common nouns pass for names ("Zur
+ * Saison 2013/14" as a place). A span is cleared (set to O) when its first word is, in gold-labelled
+ * German text (`reference`), at least `minSeen` times seen and mostly (>= `share`) outside entities.
+ */
+export function clearCommonNouns (silver: Sentence[], reference: Sentence[], minSeen = 2, share = 0.8): Sentence[] {
+  const seen = new Map<string, [number, number]>()
+  for (const s of reference) s.words.forEach((w, i) => { const c = seen.get(w) ?? [0, 0]; c[s.labels[i] === 0 ? 0 : 1]++; seen.set(w, c) })
+  const common = (w: string) => { const c = seen.get(w); return c !== undefined && c[0] + c[1] >= minSeen && c[0] >= share * (c[0] + c[1]) }
+  return silver.map((s) => {
+    const labels = Uint8Array.from(s.labels)
+    for (let i = 0; i < labels.length; i++) {
+      if (!isBegin(labels[i] as number) || !common(s.words[i] as string)) continue
+      labels[i] = 0
+      for (let j = i + 1; j < labels.length && labels[j] !== 0 && !isBegin(labels[j] as number); j++) labels[j] = 0
+    }
+    return { words: s.words, labels }
+  })
+}
