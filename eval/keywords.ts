@@ -1,0 +1,37 @@
+// Keyphrase evaluation (called by npm run eval): F1@10, P@10 and R@10 on the Inspec validation
+// abstracts, scoring the served model through its loader (lib/text/keywords.ts) by Porter2 stem
+// keys, beside two baselines of our own on the same candidates and split: TF-IDF and PositionRank.
+import type { ModelInfo } from '../lib/registry.js'
+import type { TF } from '../lib/tf.js'
+import { loadKeywords, type Keyword, type KeywordInput } from '../lib/text/keywords.js'
+import { phraseKey, type Analysed } from '../lib/text/keywords-features.js'
+import type { LoadedModel } from '../lib/models.js'
+import { average, keyphraseDocs, oracle, positionRanker, scoreDoc, tfidfRanker, type KeyDoc, type Scores } from '../training/keywords-data.js'
+import type { EvalRow } from './images.js'
+
+export async function evaluate (info: ModelInfo, tf: TF, log: (s: string) => void): Promise<EvalRow[]> {
+  const model = await loadKeywords(info.dir, info.manifest, tf, { imageMaxPixels: 0 }) as LoadedModel<KeywordInput, Keyword[]>
+  const { train, val } = keyphraseDocs(log)
+  const dataset = `Inspec validation (${val.length} abstracts)`
+  const t0 = performance.now()
+  const served = await model.predict(val.map((d) => ({ text: d.text, lang: 'en' })))
+  const ms = (performance.now() - t0) / val.length
+  model.dispose()
+  const tfidf = tfidfRanker(train)
+  const score = (rank: (d: KeyDoc) => string[]) => average(val.map((d) => scoreDoc(rank(d), d.gold)))
+  const systems: Array<[string, Scores]> = [
+    [`${info.name} v${info.version}`, score((d) => (served[val.indexOf(d)] ?? []).map((k) => phraseKey(k.keyword)))],
+    ['baseline: TF-IDF (ours)', score((d) => tfidf(d.a as Analysed))],
+    ['baseline: PositionRank (ours)', score((d) => positionRanker(d.a))],
+    ['ceiling: gold candidates first', score(oracle)]
+  ]
+  const rows: EvalRow[] = []
+  for (const [name, s] of systems) {
+    const peers = name.startsWith(info.name) ? 'retext-keywords / keyword-extractor 0.19-0.20 (held-out Inspec); TextRank/YAKE 0.27-0.30 (published)' : undefined
+    rows.push({ model: name, dataset, metric: 'F1@10', value: s.f1, ...(peers ? { baseline: peers } : {}) })
+    rows.push({ model: name, dataset, metric: 'P@10', value: s.p })
+    rows.push({ model: name, dataset, metric: 'R@10', value: s.r })
+  }
+  rows.push({ model: `${info.name} v${info.version}`, dataset, metric: 'ms per abstract', value: ms })
+  return rows
+}

@@ -1,0 +1,109 @@
+// Keyphrase candidates and features (no model needed), and the trained ranker through its loader.
+import t from 'tap'
+import { join } from 'node:path'
+import { analyse, featurise, FEATURES, MAX_CHARS, phraseKey, type KeywordTables } from '../../../lib/text/keywords-features.js'
+import { loadKeywords, type Keyword, type KeywordInput } from '../../../lib/text/keywords.js'
+import { scanStore } from '../../../lib/registry.js'
+import { getTf } from '../../../lib/tf.js'
+import type { LoadedModel } from '../../../lib/models.js'
+import { scoreDoc } from '../../../training/keywords-data.js'
+import { hasRealModel, MODEL_STORE } from '../../helper.js'
+
+const ABSTRACT = 'Convolutional neural networks for image classification. We train convolutional neural networks on large image collections ' +
+  'and compare them with support vector machines. Image classification accuracy improves when the neural networks are deeper.'
+
+const EMPTY: KeywordTables = { docs: 1, wordDf: {}, phrase: {}, wordGold: {}, headGold: {} }
+
+t.test('phrase keys: Porter2 stems of each word, hyphens split, case ignored', async (t) => {
+  t.equal(phraseKey('Neural Networks'), phraseKey('neural network'))
+  t.equal(phraseKey('image classification'), 'imag classif')
+  t.equal(phraseKey('separate-account industry'), 'separ account industri')
+  t.equal(phraseKey(''), '')
+})
+
+t.test('candidates: noun phrases and their tails; hyphenated compounds stay one word', async (t) => {
+  const a = analyse('New entrants are shaking up the separate-account industry by supplying Web-based platforms.')
+  const keys = a.candidates.map((c) => c.key)
+  t.ok(keys.includes('separ account industri'))
+  t.ok(keys.includes('web base platform'), 'a compound ending in a participle opens a noun phrase')
+  t.ok(keys.includes('industri'))
+  t.notOk(keys.some((k) => k.split(' ').includes('the')), 'no stopwords')
+  t.same(new Set(keys).size, keys.length, 'one candidate per key')
+  const c = a.candidates.find((x) => x.key === 'separ account industri')!
+  t.equal(c.surface, 'separate-account industry')
+  t.ok(c.maximal)
+})
+
+t.test('features: one finite row per candidate; texts are cut at MAX_CHARS', async (t) => {
+  const a = analyse(ABSTRACT)
+  const rows = featurise(a, EMPTY)
+  t.equal(rows.length, a.candidates.length)
+  t.ok(rows.every((r) => r.length === FEATURES.length && r.every(Number.isFinite)))
+  // "constructor" must not read Object.prototype out of a JSON table
+  t.ok(featurise(analyse('The constructor of the prototype object.'), EMPTY).every((r) => r.every(Number.isFinite)))
+  t.same(analyse('').candidates, [])
+  const long = analyse('image classification '.repeat(20_000))
+  t.ok(long.tokens <= MAX_CHARS / 10, `${long.tokens} tokens`)
+  const t0 = performance.now()
+  t.same(analyse('a'.repeat(100_000)).candidates, [], 'a run without spaces is no phrase')
+  t.same(analyse('x-'.repeat(50_000)).candidates, [])
+  t.ok(performance.now() - t0 < 500, `long runs skipped in ${Math.round(performance.now() - t0)} ms`)
+})
+
+t.test('surface forms: sentence-initial capitals dropped, names kept', async (t) => {
+  const surfaces = analyse('Neural networks learn. Deep neural networks learn more. Microsoft builds them.').candidates.map((c) => c.surface)
+  t.ok(surfaces.includes('neural networks'), surfaces.join(', '))
+  t.ok(surfaces.includes('Microsoft'), surfaces.join(', '))
+})
+
+t.test('F1@10: precision over what is returned, recall over every gold key', async (t) => {
+  t.same(scoreDoc(['a', 'b'], new Set(['a', 'c', 'd', 'e'])), { p: 0.5, r: 0.25, f1: 1 / 3 })
+  t.same(scoreDoc([], new Set(['a'])), { p: 0, r: 0, f1: 0 })
+  t.equal(scoreDoc(['a', 'a', 'b'], new Set(['a', 'b'])).p, 1, 'repeats count once')
+})
+
+t.test('the trained ranker through its loader', { skip: hasRealModel('keywords') ? false : 'model-store/keywords not trained yet' }, async (t) => {
+  const { tf } = await getTf()
+  const info = (await scanStore(MODEL_STORE)).find((i) => i.name === 'keywords')!
+  t.equal(info.manifest.kind, 'keyword-ranker')
+  t.same(info.manifest.languages, ['en'])
+  const f1 = info.manifest.metrics.find((m) => m.metric === 'F1@10')
+  t.ok(f1 !== undefined && f1.value >= 0.30, `validation F1@10 ${f1?.value}`)
+  const model = await loadKeywords(info.dir, info.manifest, tf, { imageMaxPixels: 0 }) as LoadedModel<KeywordInput, Keyword[]>
+  t.teardown(() => model.dispose())
+  const run = async (texts: string[]) => model.predict(texts.map((text) => ({ text, lang: 'en' })))
+
+  const [ks] = await run([ABSTRACT])
+  const words = ks!.map((k) => k.keyword.toLowerCase())
+  t.ok(words.slice(0, 5).includes('image classification'), words.join(', '))
+  t.ok(words.slice(0, 5).includes('convolutional neural networks'), words.join(', '))
+  t.ok(ks!.length > 0 && ks!.length <= 10)
+  t.ok(ks!.every((k, i) => k.confidence_score >= 0 && k.confidence_score <= 1 && (i === 0 || k.confidence_score <= ks![i - 1]!.confidence_score)))
+  t.equal(new Set(words).size, words.length, 'no duplicates')
+
+  t.same(await run(['', 'ok', '   ', '!!!', '42']), [[], [], [], [], []], 'nothing to rank: empty lists')
+
+  const texts = [ABSTRACT, 'ok', 'Stock markets fell sharply after the central bank raised interest rates.', 'Fuzzy logic controllers for robot arms.']
+  const batch = await run(texts)
+  for (const [i, text] of texts.entries()) t.same(batch[i], (await run([text]))[0], `text ${i}: batch = alone`)
+  t.same(await run(texts), batch, 'deterministic')
+
+  const long = (ABSTRACT + ' ').repeat(600).slice(0, 100_000)
+  const t0 = performance.now()
+  const [lk] = await run([long])
+  t.ok(performance.now() - t0 < 2000, `100,000 characters in ${Math.round(performance.now() - t0)} ms`)
+  t.ok(lk!.length > 0 && lk!.length <= 10)
+
+  const many = Array.from({ length: 1000 }, (_, i) => `Report ${i} on wireless sensor networks and energy-efficient routing protocols.`)
+  const t1 = performance.now()
+  const out = await run(many)
+  t.equal(out.length, 1000)
+  t.ok(performance.now() - t1 < 15_000, `1000 short texts in ${Math.round(performance.now() - t1)} ms`)
+})
+
+t.test('the model folder stays small', { skip: hasRealModel('keywords') ? false : 'model-store/keywords not trained yet' }, async (t) => {
+  const { statSync, readdirSync } = await import('node:fs')
+  const dir = join(MODEL_STORE, 'keywords', '1')
+  const bytes = readdirSync(dir).reduce((s, f) => s + statSync(join(dir, f)).size, 0)
+  t.ok(bytes < 5 * 1024 * 1024, `${(bytes / 1024 / 1024).toFixed(2)} MB`)
+})
