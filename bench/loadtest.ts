@@ -147,6 +147,10 @@ const img = async (w: number) => sharp(portrait).resize({ width: w }).jpeg({ qua
 const short = (i: number) => ['great phone, love it', 'worst service ever', 'the meeting is at noon', 'what a lovely day', 'not sure about this'][i % 5] as string
 const batch = (n: number) => JSON.stringify(Array.from({ length: n }, (_, i) => short(i)))
 
+const NER_TEXT = 'Angela Merkel met Emmanuel Macron in Paris on Tuesday.'
+const nerBatch = (n: number) => JSON.stringify(Array.from({ length: n }, (_, i) => i % 2 === 0 ? NER_TEXT : `${short(i)} in London with Google`))
+const ABSTRACT = 'We present a neural network approach to image classification. Convolutional neural networks are trained on a large image dataset, and the classification accuracy is compared with support vector machines.'
+
 const only = args.only?.split(',')
 const want = (n: string) => only === undefined || only.some((o) => n.includes(o))
 const rows: Row[] = []
@@ -159,7 +163,11 @@ const text: Array<[string, string, string, number, number]> = [
   ['emotion, urlencoded', '/v4/emotion', form({ api_key: KEY, text: short(1) }), 1, 10],
   ['intent, urlencoded', '/v4/intent', form({ api_key: KEY, text: short(2) }), 1, 10],
   ['sentiment_batch of 32, urlencoded', '/v4/sentiment_batch', form({ api_key: KEY, text: batch(32) }), 32, 4],
-  ['sentiment_batch of 1000, urlencoded', '/v4/sentiment_batch', form({ api_key: KEY, text: batch(1000) }), 1000, 2]
+  ['sentiment_batch of 1000, urlencoded', '/v4/sentiment_batch', form({ api_key: KEY, text: batch(1000) }), 1000, 2],
+  ['ner, urlencoded', '/v4/ner', form({ api_key: KEY, text: NER_TEXT }), 1, 10],
+  ['ner_batch of 1000, urlencoded', '/v4/ner_batch', form({ api_key: KEY, text: nerBatch(1000) }), 1000, 2],
+  ['keywords, urlencoded', '/v4/keywords', form({ api_key: KEY, text: ABSTRACT }), 1, 10],
+  ['similarity, urlencoded', '/v4/similarity', form({ api_key: KEY, text_1: 'A man is playing a guitar on stage.', text_2: 'Someone plays the guitar at a concert.' }), 1, 10]
 ]
 for (const [name, path, body, units, connections] of text) {
   if (!want(name)) continue
@@ -195,6 +203,13 @@ if (want('live')) {
   live = await liveWhile(service, load)
   say(await load)
 }
+// inference must not block the event loop: liveness while 1000-text ner batches are being tagged
+let liveNer: Awaited<ReturnType<typeof liveWhile>> | null = null
+if (want('live')) {
+  const load = drive('ner_batch of 1000, 2 clients (liveness probe)', service, { path: '/v4/ner_batch', body: form({ api_key: KEY, text: nerBatch(1000) }), type: 'application/x-www-form-urlencoded', units: 1000, connections: 2 })
+  liveNer = await liveWhile(service, load)
+  say(await load)
+}
 const peak = peakRssMb(servicePid)
 const redisPeak = peakRssMb(redisPid)
 
@@ -206,9 +221,10 @@ const lines = [
   ...rows.map((r) => `| ${r.name} | ${r.reqPerSec.toFixed(0)} | ${r.unitsPerSec.toFixed(0)} | ${ms(r.p50)} | ${ms(r.p90)} | ${ms(r.p99)} | ${r.errors} | ${r.ratio === undefined ? '' : (100 * r.ratio).toFixed(0) + '%'} |`)
 ]
 if (live !== null) lines.push('', `/health/live while 8 image requests are in flight: p50 ${live.p50.toFixed(1)} ms, p99 ${live.p99.toFixed(1)} ms, max ${live.max.toFixed(1)} ms (${live.n} probes)`)
+if (liveNer !== null) lines.push(`/health/live while 1000-text ner batches run: p50 ${liveNer.p50.toFixed(1)} ms, p99 ${liveNer.p99.toFixed(1)} ms, max ${liveNer.max.toFixed(1)} ms (${liveNer.n} probes)`)
 if (peak !== null) lines.push(`service peak RSS: ${peak} MB`)
 if (redisPeak !== null) lines.push(`Redis-store service peak RSS: ${redisPeak} MB`)
 console.log(lines.join('\n'))
-if (args.json !== undefined) writeFileSync(args.json, JSON.stringify({ date: new Date().toISOString(), duration: DURATION, rows, live, peakRssMb: peak, ...(redisService !== undefined ? { redisPeakRssMb: redisPeak } : {}) }, null, 2))
+if (args.json !== undefined) writeFileSync(args.json, JSON.stringify({ date: new Date().toISOString(), duration: DURATION, rows, live, liveNer, peakRssMb: peak, ...(redisService !== undefined ? { redisPeakRssMb: redisPeak } : {}) }, null, 2))
 for (const p of procs) p.kill('SIGTERM')
 process.exit(0)
