@@ -7,7 +7,7 @@ import type { TF } from '../lib/tf.js'
 import { loadNer, type Entity, type NerInput } from '../lib/text/ner.js'
 import { CATEGORY, TYPES, typeOf, isBegin } from '../lib/text/ner-features.js'
 import type { LoadedModel } from '../lib/models.js'
-import { conll2002, conll2003, germevalDev, type Sentence } from '../training/ner-data.js'
+import { conll2002, conll2003, germevalDev, joinWords, type Sentence } from '../training/ner-data.js'
 import type { EvalRow } from './images.js'
 
 const VALIDATION: Record<string, { dataset: string, read: () => Sentence[] }> = {
@@ -19,13 +19,7 @@ const VALIDATION: Record<string, { dataset: string, read: () => Sentence[] }> = 
 
 /** a sentence as text with its gold entities as "start:end:category" */
 export function asText (s: Sentence): { text: string, gold: string[] } {
-  const starts: number[] = []
-  let text = ''
-  for (const w of s.words) {
-    if (text.length > 0) text += ' '
-    starts.push(text.length)
-    text += w
-  }
+  const { text, starts } = joinWords(s.words)
   const gold: string[] = []
   for (let t = 0; t < s.words.length;) {
     const y = s.labels[t] as number

@@ -87,6 +87,18 @@ export const europeana = (file: 'enp_DE.lft.bio' | 'enp_DE.onb.bio' | 'enp_DE.sb
 export const germevalDev = () =>
   columns('ner/germeval2014-de/NER-de-dev.tsv', { sep: /\t/, wordCol: 1, tagCol: (f) => f[2] as string, skip: (l) => l.startsWith('#\t') || l.startsWith('# '), map: (t) => (t === 'OTH' ? 'MISC' : /deriv|part/.test(t) ? null : t) })
 
+/** The corpus's tokens joined by single spaces, with where each starts: a sentence as text. */
+export function joinWords (words: string[]): { text: string, starts: number[] } {
+  const starts: number[] = []
+  let text = ''
+  for (const w of words) {
+    if (text.length > 0) text += ' '
+    starts.push(text.length)
+    text += w
+  }
+  return { text, starts }
+}
+
 /**
  * A sentence re-cut by the service's tokeniser, labels carried over: serving tags its own tokens,
  * so training on the corpus's (e.g. Spanish "Educación." standing for "Educación y", or "Corp."
@@ -94,13 +106,7 @@ export const germevalDev = () =>
  * label, later pieces continue its entity, except trailing punctuation where the entity ends there.
  */
 export function retokenize (s: Sentence, lang: string): Sentence {
-  const starts: number[] = []
-  let text = ''
-  for (const w of s.words) {
-    if (text.length > 0) text += ' '
-    starts.push(text.length)
-    text += w
-  }
+  const { text, starts } = joinWords(s.words)
   const toks = tokenize(text, Infinity, lang)
   const words: string[] = []
   const labels: number[] = []
