@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import * as tf from '@tensorflow/tfjs'
 import { fileIO } from '../lib/tf-io.js'
 import {
-  FEATURES, LANGS, buildIdf, decodeVectors, encodeVectors, pairFeatures, pairVectorBlock, tfidfCosine, tokens, type IdfTable
+  FEATURES, LANGS, buildIdf, decodeVectors, encodeVectors, pairFeatures, tfidfCosine, tokens, type IdfTable
 } from '../lib/text/similarity-features.js'
 import { STS_DIR, STS_LICENCE, spearman, stsPairs, type Pair } from './similarity-data.js'
 
@@ -68,9 +68,8 @@ const wordsText = keep.join('\n') + '\n'
 const vecs = decodeVectors(wordsText, vectorsBin, DIM)
 log(`word table: ${keep.length} words x ${DIM} (${(vectorsBin.length / 1e6).toFixed(1)} MB int8) (${secs()})`)
 
-const VECTOR_BLOCK = env.SIM_VECTOR_BLOCK === '1'
-const featurise = (pairs: Pair[], lang: string) => pairs.map((p) => [...pairFeatures(p.a, p.b, lang, idf.get(lang)!, vecs), ...(VECTOR_BLOCK ? pairVectorBlock(p.a, p.b, lang, idf.get(lang)!, vecs) : [])])
-const WIDTH = FEATURES.length + (VECTOR_BLOCK ? 2 * DIM : 0)
+const featurise = (pairs: Pair[], lang: string) => pairs.map((p) => pairFeatures(p.a, p.b, lang, idf.get(lang)!, vecs))
+const WIDTH = FEATURES.length
 const X: number[][] = []; const Y: number[] = []
 for (const l of LANGS) { X.push(...featurise(train.get(l)!, l)); Y.push(...train.get(l)!.map((p) => p.score / 5)) }
 const devX = new Map(LANGS.map((l) => [l, featurise(dev.get(l)!, l)]))
@@ -149,7 +148,7 @@ const idfBin = Buffer.concat(LANGS.flatMap((l) => [Buffer.from(idf.get(l)!.words
 await writeFile(join(dir, 'idf.bin'), idfBin)
 await writeFile(join(dir, 'words.txt'), wordsText)
 await writeFile(join(dir, 'vectors.bin'), vectorsBin)
-await writeFile(join(dir, 'features.json'), JSON.stringify({ features: FEATURES, vectorBlock: VECTOR_BLOCK, mean, std, idfLanguages: LANGS, words: keep.length, dim: DIM }, null, 2) + '\n')
+await writeFile(join(dir, 'features.json'), JSON.stringify({ features: FEATURES, mean, std, idfLanguages: LANGS, words: keep.length, dim: DIM }, null, 2) + '\n')
 
 const PEERS: Record<string, string> = { en: 'TF-IDF cosine 0.69, averaged GloVe 0.58, SBERT-NLI 0.77 (held-out pairs)', de: 'TF-IDF cosine 0.61 (held-out pairs)', es: 'TF-IDF cosine 0.68 (held-out pairs)', nl: 'TF-IDF cosine 0.62 (held-out pairs)' }
 const manifest = {

@@ -270,24 +270,6 @@ export function pairFeatures (textA: string, textB: string, lang: string, idf: I
   return f
 }
 
-/**
- * The content-word mean vectors of the pair as |u - v| and u * v (unit-length u, v): lets the network
- * learn which directions of meaning matter, beyond one cosine. Order-free, so symmetric.
- */
-export function pairVectorBlock (textA: string, textB: string, lang: string, idf: IdfTable, vecs: WordVectors): number[] {
-  const stop = STOP[lang] ?? STOP.en!
-  const mv = (text: string) => {
-    const t = tokens(text).slice(0, MAX_ALIGN).filter((w) => !stop.has(w))
-    const v = meanVector(t.map((w) => vectorOf(w, vecs)), t.map((w) => (idf.words[hash(w) % WORD_BUCKETS] as number) * IDF_STEP), vecs)
-    let n = 0
-    for (const x of v) n += x * x
-    n = Math.sqrt(n) || 1
-    return v.map((x) => x / n)
-  }
-  const u = mv(textA); const v = mv(textB)
-  return [...Array.from(u, (x, k) => Math.abs(x - v[k]!)), ...Array.from(u, (x, k) => x * v[k]!)]
-}
-
 /** Builds hashed IDF tables from the training sentences of one language. */
 export function buildIdf (sentences: string[]): IdfTable {
   const wdf = new Uint32Array(WORD_BUCKETS); const cdf = new Uint32Array(CHAR_BUCKETS)
