@@ -13,6 +13,7 @@ import {
   FEATURES, LANGS, buildIdf, decodeVectors, encodeVectors, pairFeatures, tfidfCosine, tokens, type IdfTable
 } from '../lib/text/similarity-features.js'
 import { STS_DIR, STS_LICENCE, spearman, stsPairs, type Pair } from './similarity-data.js'
+import { rng } from './fasttext.js'
 
 const env = process.env
 const SEED = 20261123
@@ -86,16 +87,6 @@ const scale = (m: number[][]) => m.map((r) => r.map((v, k) => (v - mean[k]!) / s
 const Xs = scale(X)
 const devXs = new Map([...devX].map(([l, m]) => [l, scale(m)]))
 
-function mulberry32 (seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6D2B79F5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const input = tf.input({ shape: [WIDTH], name: 'features' })
 const towerOutputs: tf.SymbolicTensor[] = []
@@ -117,7 +108,7 @@ for (let t = 0; t < TOWERS; t++) {
   towerOutputs.push(out)
   const tower = tf.model({ inputs: input, outputs: out })
   tower.compile({ optimizer: tf.train.adam(LR), loss: 'meanSquaredError' })
-  const rand = mulberry32(seed)
+  const rand = rng(seed)
   const order = Xs.map((_, i) => i)
   for (let e = 1; e <= EPOCHS; e++) {
     for (let i = order.length - 1; i > 0; i--) { const j = Math.floor(rand() * (i + 1)); [order[i], order[j]] = [order[j]!, order[i]!] }
