@@ -42,6 +42,8 @@ export class TextPool {
   backend = 'unknown'
   /** workers replaced after dying (for tests and diagnostics) */
   replaced = 0
+  /** jobs handed to workers so far */
+  jobs = 0
 
   constructor (private readonly opts: TextPoolOptions) {}
 
@@ -71,6 +73,8 @@ export class TextPool {
           }
           slot.ready = true
           slot.tensors = msg.tensors
+          // an idle worker does not keep the process alive (one is held only while it runs a job)
+          worker.unref()
           this.backend = msg.backend
           resolve()
           this.pump()
@@ -79,6 +83,7 @@ export class TextPool {
         slot.tensors = msg.tensors
         const job = slot.busy
         slot.busy = null
+        worker.unref()
         if (job !== null && job.msg.id === msg.id) {
           if ('outputs' in msg) job.resolve(msg.outputs)
           else job.reject(new Error(msg.error))
@@ -155,6 +160,8 @@ export class TextPool {
       try {
         slot.worker.postMessage(job.msg)
         slot.busy = job
+        slot.worker.ref()
+        this.jobs++
       } catch (err) {
         job.reject(err as Error)
       }

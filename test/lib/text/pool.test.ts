@@ -56,6 +56,12 @@ t.test('real text classifiers: the pool answers exactly the main-thread rows; wo
     t.same(singles, await Promise.all(TEXTS.slice(0, 8).map((x) => main.get(n)!.predict([x]))), `${n}: concurrent singles`)
   }
   t.same(pooled.textPool!.stats().tensors, before, 'no tensor left behind in the workers')
+  const jobs = pooled.textPool!.jobs
+  await Promise.all(TEXTS.slice(0, 10).map((x) => pooled.get(names[0]!)!.predict([x])))
+  t.equal(pooled.textPool!.jobs - jobs, 1, 'concurrent single texts travel to a worker as one micro-batch')
+  const big = Array.from({ length: 1000 }, (_, i) => TEXTS[i % TEXTS.length]!)
+  t.same(await pooled.get(names[0]!)!.predict(big), await main.get(names[0]!)!.predict(big), 'a batch of 1000, cut into chunks')
+  t.ok(pooled.textPool!.jobs - jobs > 2, 'spread over several jobs')
 })
 
 t.test('a worker that dies fails only its own job, as a JSON 500, and is replaced', async (t) => {
@@ -118,7 +124,7 @@ t.test('a model that a worker cannot load fails start-up, naming it; no worker i
 
 t.test('a batch of 1000 texts leaves the event loop free: /health/live answers meanwhile', { skip: hasRealModel('sentiment') ? false : 'model missing' }, async (t) => {
   const app = await buildWithRealModels(t, ['sentiment'], { env: { TEXT_WORKERS: '1', MAX_EVENT_LOOP_DELAY_MS: '0' } })
-  const texts = Array.from({ length: 1000 }, (_, i) => `text ${i}: ` + 'the quick brown fox jumps over the lazy dog and it was wonderful, or maybe terrible '.repeat(6))
+  const texts = Array.from({ length: 1000 }, (_, i) => `text ${i}: ` + 'the quick brown fox jumps over the lazy dog and it was wonderful, or maybe terrible '.repeat(24))
   let done = false
   const batch = app.inject({ method: 'POST', url: '/v4/sentiment_batch', headers: FORM, payload: form({ api_key: KEY, text: JSON.stringify(texts) }) })
     .finally(() => { done = true })
