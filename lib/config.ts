@@ -52,7 +52,7 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Config> =
     imageMaxBytes: int(env, 'IMAGE_MAX_BYTES', 10 * 1024 * 1024),
     imageMaxPixels: int(env, 'IMAGE_MAX_PIXELS', 50_000_000),
     imageFetchTimeoutMs: int(env, 'IMAGE_FETCH_TIMEOUT_MS', 10_000),
-    microBatchWaitMs: Number(env.MICROBATCH_WAIT_MS ?? 1) || 0,
+    microBatchWaitMs: Number(env.MICROBATCH_WAIT_MS ?? 0) || 0,
     // one core is left to the event loop (parsing, metering, answering)
     textWorkers: int(env, 'TEXT_WORKERS', Math.max(1, availableParallelism() - 1)),
     textQueue: int(env, 'TEXT_QUEUE', 4096),

@@ -2,7 +2,10 @@
 // job. A predict call becomes one or more jobs (a large batch is cut into chunks so that it spreads
 // over the workers); jobs go to an idle worker or wait in a queue bounded in texts, and a call that
 // would overflow it is refused with a 503 and Retry-After (load shedding), as the image pool does.
-// A worker that dies fails only the job it was running, and is replaced.
+// Jobs of one model that wait together (concurrent single texts, mostly) travel as one message
+// and one tensor batch: micro-batching that adds no wait to an idle pool. A worker holds up to
+// DEPTH messages so that it never idles during a round trip. A worker that dies fails only the
+// job it was running (the others of its batch run again, each alone), and is replaced.
 import { Worker } from 'node:worker_threads'
 import type { ModelManifest } from '../../schemas/model-manifest.js'
 import { Errors, withHeaders } from '../errors.js'
@@ -24,19 +27,31 @@ export interface TextPoolOptions {
   log?: (msg: string) => void
 }
 
-interface Job { msg: TextJob, resolve: (rows: unknown[]) => void, reject: (e: Error) => void }
-interface Slot { worker: Worker, busy: Job | null, ready: boolean, gone: boolean, tensors: number }
+interface Job {
+  msg: TextJob
+  resolve: (rows: unknown[]) => void
+  reject: (e: Error) => void
+  /** sent alone: it was in a batch whose worker stopped */
+  solo?: boolean
+}
+/** What a worker is running: one message, which may carry several queued jobs of one model. */
+interface Sent { id: number, jobs: Job[] }
+interface Slot { worker: Worker, inflight: Sent[], ready: boolean, gone: boolean, tensors: number }
 
 // Chunks small enough to share a batch between workers, big enough that a message round trip
 // (well under a millisecond) stays small beside the inference it carries.
 const MIN_CHUNK = 32
 const MAX_CHUNK = 256
+// Messages a worker holds at once: while it runs one, the next is already waiting in its port, so
+// it never sits idle during a message round trip. It runs them one at a time, in order.
+const DEPTH = 2
 
 export class TextPool {
   private readonly slots: Slot[] = []
   private readonly queue: Job[] = []
   private queued = 0
   private nextId = 1
+  private pumpSoon = false
   private closed = false
   private retryMs = 1000
   backend = 'unknown'
@@ -61,7 +76,7 @@ export class TextPool {
     const worker = new Worker(new URL('./worker-entry.mjs', import.meta.url), {
       workerData: { models: this.opts.models, ctx: this.opts.ctx } satisfies WorkerInit
     })
-    const slot: Slot = { worker, busy: null, ready: false, gone: false, tensors: 0 }
+    const slot: Slot = { worker, inflight: [], ready: false, gone: false, tensors: 0 }
     this.slots.push(slot)
     return new Promise((resolve, reject) => {
       worker.on('message', (msg: WorkerStatus | TextReply) => {
@@ -81,12 +96,16 @@ export class TextPool {
           return
         }
         slot.tensors = msg.tensors
-        const job = slot.busy
-        slot.busy = null
-        worker.unref()
-        if (job !== null && job.msg.id === msg.id) {
-          if ('outputs' in msg) job.resolve(msg.outputs)
-          else job.reject(new Error(msg.error))
+        const at = slot.inflight.findIndex((s) => s.id === msg.id)
+        const sent = at < 0 ? null : slot.inflight.splice(at, 1)[0] as Sent
+        if (slot.inflight.length === 0) worker.unref()
+        if (sent !== null) {
+          if ('outputs' in msg) {
+            let at = 0
+            for (const job of sent.jobs) { job.resolve(msg.outputs.slice(at, at + job.msg.inputs.length)); at += job.msg.inputs.length }
+          } else {
+            for (const job of sent.jobs) job.reject(new Error(msg.error))
+          }
         }
         this.pump()
       })
@@ -100,17 +119,34 @@ export class TextPool {
     })
   }
 
-  /** Fails the dead worker's job, and only it, then starts a replacement. */
+  /**
+   * Fails the dead worker's job, and only it, then starts a replacement. The message it was running
+   * may have carried several jobs: those run again, each alone, so that only the one that stops a
+   * worker fails. The message waiting behind it had not started: it goes back to the queue.
+   */
   private gone (slot: Slot, err: Error): void {
     if (slot.gone) return
     slot.gone = true
     const i = this.slots.indexOf(slot)
     if (i >= 0) this.slots.splice(i, 1)
-    if (slot.busy !== null) {
-      slot.busy.reject(new Error(`the text worker running this job stopped: ${err.message}`))
-      slot.busy = null
+    const [running, ...waiting] = slot.inflight.splice(0)
+    const again: Job[] = []
+    if (running !== undefined) {
+      if (running.jobs.length === 1 || this.closed) {
+        for (const job of running.jobs) job.reject(new Error(`the text worker running this job stopped: ${err.message}`))
+      } else {
+        for (const job of running.jobs) { job.solo = true; again.push(job) }
+      }
     }
-    if (this.closed || !slot.ready) return
+    for (const sent of waiting) again.push(...sent.jobs)
+    if (this.closed) {
+      for (const job of again) job.reject(new Error(`the text worker running this job stopped: ${err.message}`))
+      return
+    }
+    this.queue.unshift(...again)
+    for (const job of again) this.queued += job.msg.inputs.length
+    this.pump()
+    if (!slot.ready) return
     this.opts.log?.(`text worker stopped (${err.message}); starting a replacement`)
     this.replace()
   }
@@ -147,23 +183,54 @@ export class TextPool {
     return new Promise((resolve, reject) => {
       this.queue.push({ msg: { id: this.nextId++, model, inputs }, resolve, reject })
       this.queued += inputs.length
-      this.pump()
+      // requests read in this turn of the event loop are handed over together, after it
+      if (!this.pumpSoon) {
+        this.pumpSoon = true
+        setImmediate(() => { this.pumpSoon = false; this.pump() })
+      }
     })
   }
 
+  /**
+   * Hands queued jobs to idle workers. Jobs of one model that queued while every worker was busy
+   * (concurrent single-text requests, mostly) go together as one message and one tensor batch, up
+   * to MAX_CHUNK texts: under load the batches grow by themselves, and an idle pool adds no wait.
+   */
   private pump (): void {
-    for (const slot of this.slots) {
-      if (!slot.ready || slot.busy !== null || slot.gone) continue
-      const job = this.queue.shift()
-      if (job === undefined) return
-      this.queued -= job.msg.inputs.length
+    // idle workers first, then a second message to each busy one
+    for (let depth = 0; depth < DEPTH; depth++) {
+      for (const slot of this.slots) {
+        if (!slot.ready || slot.inflight.length !== depth || slot.gone) continue
+        if (this.queue.length === 0) return
+        this.send(slot)
+      }
+    }
+  }
+
+  /** Sends the oldest queued job, with the queued jobs of its model that fit beside it. */
+  private send (slot: Slot): void {
+    {
+      const first = this.queue.shift()
+      if (first === undefined) return
+      const jobs = [first]
+      let n = first.msg.inputs.length
+      for (let i = 0; first.solo !== true && i < this.queue.length && n < MAX_CHUNK;) {
+        const next = this.queue[i] as Job
+        if (next.msg.model === first.msg.model && next.solo !== true && n + next.msg.inputs.length <= MAX_CHUNK) {
+          jobs.push(next)
+          n += next.msg.inputs.length
+          this.queue.splice(i, 1)
+        } else i++
+      }
+      this.queued -= n
+      const msg: TextJob = jobs.length === 1 ? first.msg : { id: first.msg.id, model: first.msg.model, inputs: jobs.flatMap((j) => j.msg.inputs) }
       try {
-        slot.worker.postMessage(job.msg)
-        slot.busy = job
+        slot.worker.postMessage(msg)
+        slot.inflight.push({ id: msg.id, jobs })
         slot.worker.ref()
         this.jobs++
       } catch (err) {
-        job.reject(err as Error)
+        for (const job of jobs) job.reject(err as Error)
       }
     }
   }
@@ -176,7 +243,7 @@ export class TextPool {
   /** workers running, busy, and texts waiting; live tensors per worker as of its last reply */
   stats (): { workers: number, busy: number, queued: number, tensors: number[] } {
     const live = this.slots.filter((s) => s.ready)
-    return { workers: live.length, busy: live.filter((s) => s.busy !== null).length, queued: this.queued, tensors: live.map((s) => s.tensors) }
+    return { workers: live.length, busy: live.filter((s) => s.inflight.length > 0).length, queued: this.queued, tensors: live.map((s) => s.tensors) }
   }
 
   /** The worker threads, so tests can stop one. */

@@ -27,7 +27,9 @@ try {
     }
     models.set(m.name, model)
   }
-  port.on('message', (job: TextJob) => { void run(job) })
+  // one job at a time, in the order they came: the pool may send the next before this one ends
+  let last: Promise<void> = Promise.resolve()
+  port.on('message', (job: TextJob) => { last = last.then(() => run(job)) })
   port.postMessage({ ready: true, backend, tensors: tf.memory().numTensors } satisfies WorkerStatus)
 
   async function run (job: TextJob): Promise<void> {

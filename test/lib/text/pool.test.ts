@@ -64,25 +64,56 @@ t.test('real text classifiers: the pool answers exactly the main-thread rows; wo
   t.ok(pooled.textPool!.jobs - jobs > 2, 'spread over several jobs')
 })
 
+t.test('with no timed wait, texts that queue together travel as one batch, in order', async (t) => {
+  const pooled = new ModelRegistry()
+  const main = new ModelRegistry()
+  t.teardown(() => Promise.all([pooled.close(), main.close()]))
+  await pooled.loadAll(FIXTURES, quiet, { ...ctx, microBatchWaitMs: 0 }, { workers: 1, queue: 100_000 })
+  await main.loadAll(FIXTURES, quiet, { ...ctx, microBatchWaitMs: 0 })
+  const pool = pooled.textPool!
+  const p = pooled.get<unknown, unknown>('sentiment')!
+  const m = main.get<unknown, unknown>('sentiment')!
+  const texts = TEXTS.slice(6, 36)
+  let jobs = pool.jobs
+  const singles = await Promise.all(texts.map((x) => p.predict([x])))
+  t.same(singles, await Promise.all(texts.map((x) => m.predict([x]))), 'each caller gets its own row')
+  t.equal(pool.jobs - jobs, 1, 'thirty single texts of one event-loop turn: one message')
+  // while the worker is busy, what arrives waits and then goes together
+  jobs = pool.jobs
+  const slow = p.predict([SLOW])
+  await new Promise((resolve) => setImmediate(resolve))
+  const later = []
+  for (const x of texts) { later.push(p.predict([x])); await new Promise((resolve) => setImmediate(resolve)) }
+  t.same(await Promise.all(later), singles, 'the same rows, in order')
+  await slow
+  t.ok(pool.jobs - jobs <= 3, `thirty texts sent over ${pool.jobs - jobs - 1} messages behind a busy worker`)
+})
+
 t.test('a worker that dies fails only its own job, as a JSON 500, and is replaced', async (t) => {
   const app = await build(t, { env: { TEXT_WORKERS: '2', MICROBATCH_WAIT_MS: '0' } })
   const pool = app.models.textPool!
   t.equal(pool.stats().workers, 2)
   const send = (text: string) => app.inject({ method: 'POST', url: '/v4/sentiment', headers: FORM, payload: form({ api_key: KEY, text }) })
+  const jobs = pool.jobs
   const [crashed, ...others] = await Promise.all([send(CRASH), ...Array.from({ length: 6 }, (_, i) => send(`fine words ${i}`))])
   t.equal(crashed!.statusCode, 500)
   t.match(crashed!.json(), { code: 500, message: /Internal error/ })
   t.same(others.map((r) => r.statusCode), [200, 200, 200, 200, 200, 200], 'the other requests are answered')
-  while (pool.replaced < 1) await new Promise((resolve) => setTimeout(resolve, 20))
+  // the seven travelled as one batch: after the crash each ran again alone, and the bad one
+  // stopped a second worker
+  // (seven jobs sent apart would make seven messages; a waiting message of a stopped worker is sent again)
+  t.ok(pool.jobs - jobs >= 1 + 7, 'one batch, then each of its seven jobs alone')
+  while (pool.replaced < 2) await new Promise((resolve) => setTimeout(resolve, 20))
   t.equal(pool.stats().workers, 2, 'back to two workers')
   t.equal((await send('after the crash')).statusCode, 200)
   // a thread stopped from outside while it runs a job: the same
   const slow = send(SLOW)
   while (pool.stats().busy === 0) await new Promise((resolve) => setImmediate(resolve))
   const busy = pool.threads()
+  const replaced = pool.replaced
   await Promise.all(busy.map((w) => w.terminate()))
   t.equal((await slow).statusCode, 500)
-  while (pool.replaced < 3) await new Promise((resolve) => setTimeout(resolve, 20))
+  while (pool.replaced < replaced + busy.length) await new Promise((resolve) => setTimeout(resolve, 20))
   t.equal((await send('and after that')).statusCode, 200)
 })
 
