@@ -109,12 +109,12 @@ export class MemoryStore implements Store {
     if (limits.daily !== null && d + units > limits.daily) refusedBy = 'daily'
     else if (limits.monthly !== null && m + units > limits.monthly) refusedBy = 'monthly'
     if (refusedBy !== undefined) {
-      return { ok: false, refusedBy, daily: counter(d, limits.daily, p.dayReset), monthly: counter(m, limits.monthly, p.monthReset) }
+      return { ok: false, refusedBy, daily: counter(d, limits.daily, p.dayResetIso), monthly: counter(m, limits.monthly, p.monthResetIso) }
     }
     this.counters.set(dk, d + units)
     this.counters.set(mk, m + units)
     this.addDaily(id, p.day, op, units)
-    return { ok: true, daily: counter(d + units, limits.daily, p.dayReset), monthly: counter(m + units, limits.monthly, p.monthReset) }
+    return { ok: true, daily: counter(d + units, limits.daily, p.dayResetIso), monthly: counter(m + units, limits.monthly, p.monthResetIso) }
   }
 
   async refund (id: string, kind: QuotaKind, units: number, now: Date, op: string): Promise<void> {
@@ -133,8 +133,8 @@ export class MemoryStore implements Store {
   async usage (id: string, kind: QuotaKind, limits: Limits, now: Date) {
     const p = periods(now)
     return {
-      daily: counter(this.counters.get(`${id}:${kind}:d:${p.day}`) ?? 0, limits.daily, p.dayReset),
-      monthly: counter(this.counters.get(`${id}:${kind}:m:${p.month}`) ?? 0, limits.monthly, p.monthReset)
+      daily: counter(this.counters.get(`${id}:${kind}:d:${p.day}`) ?? 0, limits.daily, p.dayResetIso),
+      monthly: counter(this.counters.get(`${id}:${kind}:m:${p.month}`) ?? 0, limits.monthly, p.monthResetIso)
     }
   }
 

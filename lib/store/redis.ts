@@ -189,8 +189,8 @@ export class RedisStore implements Store {
       charge: {
         ok: ok === 1,
         ...(why === 1 ? { refusedBy: 'daily' as const } : why === 2 ? { refusedBy: 'monthly' as const } : {}),
-        daily: counter(Number(du), limits.daily, p.dayReset),
-        monthly: counter(Number(mu), limits.monthly, p.monthReset)
+        daily: counter(Number(du), limits.daily, p.dayResetIso),
+        monthly: counter(Number(mu), limits.monthly, p.monthResetIso)
       }
     }
   }
@@ -215,8 +215,8 @@ export class RedisStore implements Store {
     const { p, d, m } = this.keysFor(id, kind, now)
     const [du, mu] = await this.client.mget(d, m)
     return {
-      daily: counter(Number(du ?? 0), limits.daily, p.dayReset),
-      monthly: counter(Number(mu ?? 0), limits.monthly, p.monthReset)
+      daily: counter(Number(du ?? 0), limits.daily, p.dayResetIso),
+      monthly: counter(Number(mu ?? 0), limits.monthly, p.monthResetIso)
     }
   }
 

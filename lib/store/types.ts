@@ -84,15 +84,27 @@ export interface Store {
   close (): Promise<void>
 }
 
-export function periods (now: Date): { day: string, month: string, dayReset: Date, monthReset: Date } {
+export interface Periods { day: string, month: string, dayReset: Date, monthReset: Date, dayResetIso: string, monthResetIso: string }
+
+// Every request asks for the periods of the current time: the last day's answer is kept (it holds
+// for the whole UTC day) instead of building four dates and strings each time.
+let lastPeriods: Periods | null = null
+let lastDayStart = 0
+
+export function periods (now: Date): Periods {
+  const t = now.getTime()
+  if (lastPeriods !== null && t >= lastDayStart && t < lastPeriods.dayReset.getTime()) return lastPeriods
   const iso = now.toISOString()
   const dayReset = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1))
   const monthReset = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1))
-  return { day: iso.slice(0, 10), month: iso.slice(0, 7), dayReset, monthReset }
+  lastDayStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())
+  lastPeriods = Object.freeze({ day: iso.slice(0, 10), month: iso.slice(0, 7), dayReset, monthReset, dayResetIso: dayReset.toISOString(), monthResetIso: monthReset.toISOString() }) as Periods
+  return lastPeriods
 }
 
-export function counter (used: number, limit: number | null, reset: Date): Counter {
-  return { used, limit, remaining: limit === null ? null : Math.max(0, limit - used), reset: reset.toISOString() }
+/** `reset`: the ISO time at which the counter starts again (or that time as a Date) */
+export function counter (used: number, limit: number | null, reset: Date | string): Counter {
+  return { used, limit, remaining: limit === null ? null : Math.max(0, limit - used), reset: typeof reset === 'string' ? reset : reset.toISOString() }
 }
 
 export function planLimits (plan: Plan, kind: QuotaKind): Limits {

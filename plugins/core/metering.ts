@@ -59,10 +59,22 @@ export default fp(async (fastify) => {
   }
 
   const cache = new Map<string, { rec: KeyRecord | null, at: number }>()
+  // the sha256 of the keys seen lately: a key is hashed once, not on each of its requests
+  const hashes = new Map<string, string>()
+  const hashOf = (key: string): string => {
+    let hash = hashes.get(key)
+    if (hash === undefined) {
+      hash = hashKey(key)
+      if (hashes.size >= 10_000) hashes.clear()
+      hashes.set(key, hash)
+    }
+    return hash
+  }
   fastify.decorate('lookupKey', async (key: string): Promise<KeyRecord | null> => {
-    const hash = hashKey(key)
+    const hash = hashOf(key)
+    // found under its own hash: the record's hash is this one
     const fromEnv = envKeys.get(hash)
-    if (fromEnv !== undefined) return sameHash(fromEnv.hash, hash) ? fromEnv : null
+    if (fromEnv !== undefined) return fromEnv
     const hit = cache.get(hash)
     const now = Date.now()
     if (hit !== undefined && now - hit.at < CACHE_MS) return hit.rec
@@ -225,8 +237,7 @@ export default fp(async (fastify) => {
 
   // A metered request refused between authentication and its charge (413, 400, 406) still counts
   // in its rate window, and over the rate it is a 429, as if it had been limited first.
-  fastify.addHook('onSend', async (req, reply, payload) => {
-    if (!req.meterPending) return payload
+  async function countRefused (req: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
     req.meterPending = false
     try {
       await limit(req, reply)
@@ -234,22 +245,32 @@ export default fp(async (fastify) => {
       return replaceWith(reply, err as Error & { statusCode?: number, headers?: Record<string, string | number> })
     }
     return payload
-  })
+  }
 
   // A request that was charged but did not succeed (a 5xx, or a late 4xx) costs nothing.
-  fastify.addHook('onSend', async (req, reply, payload) => {
+  async function refund (req: FastifyRequest, c: NonNullable<FastifyRequest['charged']>, id: string): Promise<void> {
+    req.charged = null
+    try {
+      if (store.undo !== undefined) await store.undo(req.id)
+      else await store.refund(id, c.kind, c.units, c.at, c.op)
+    } catch (err) {
+      req.log.error({ err: (err as Error).message }, 'refund failed; retrying in the background')
+      undoLater(req.id, 1)
+    }
+  }
+
+  // A callback hook: most answers need neither, and then it costs no promise and no tick.
+  fastify.addHook('onSend', (req, reply, payload, done) => {
+    if (req.meterPending) {
+      countRefused(req, reply, payload).then((p) => done(null, p), done)
+      return
+    }
     const c = req.charged
     if (c !== null && reply.statusCode >= 400 && req.apiKey !== null) {
-      req.charged = null
-      try {
-        if (store.undo !== undefined) await store.undo(req.id)
-        else await store.refund(req.apiKey.id, c.kind, c.units, c.at, c.op)
-      } catch (err) {
-        req.log.error({ err: (err as Error).message }, 'refund failed; retrying in the background')
-        undoLater(req.id, 1)
-      }
+      refund(req, c, req.apiKey.id).then(() => done(null, payload), done)
+      return
     }
-    return payload
+    done(null, payload)
   })
 }, { name: 'metering', dependencies: ['config', 'store', 'request', 'errors'] })
 

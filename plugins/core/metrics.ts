@@ -25,10 +25,12 @@ export default fp(async (fastify) => {
   const units = new Counter({ name: 'analysed_units_total', help: 'Texts or images analysed, by operation', labelNames: ['op'], registers: [registry] })
   fastify.decorate('metrics', { registry, units })
   fastify.decorateRequest('startedAt', 0)
-  fastify.addHook('onRequest', async (req) => { req.startedAt = performance.now() })
-  fastify.addHook('onResponse', async (req, reply) => {
+  // callback hooks: these run on every request, and an async hook costs a promise and a tick each
+  fastify.addHook('onRequest', (req, _reply, done) => { req.startedAt = performance.now(); done() })
+  fastify.addHook('onResponse', (req, reply, done) => {
     const route = req.routeOptions.url ?? 'not_found'
     requests.observe({ method: req.method, route, status: String(reply.statusCode) }, (performance.now() - req.startedAt) / 1000)
+    done()
   })
   fastify.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
     reply.type(registry.contentType)
