@@ -158,6 +158,11 @@ const say = (r: Row) => { rows.push(r); process.stderr.write(`  ${r.name}: ${r.r
 
 const ceiling = await drive('bare Fastify route (ceiling)', bare.url, { path: '/bare', body: form({ api_key: KEY, text: short(0) }), type: 'application/x-www-form-urlencoded', units: 1, connections: 10 })
 say(ceiling)
+if (want('reference')) {
+  const ref = await drive('bare route + 10 us of work per request (reference)', bare.url, { path: '/bare-10us', body: form({ api_key: KEY, text: short(0) }), type: 'application/x-www-form-urlencoded', units: 1, connections: 10 })
+  ref.ratio = ref.reqPerSec / ceiling.reqPerSec
+  say(ref)
+}
 const text: Array<[string, string, string, number, number]> = [
   ['sentiment, urlencoded', '/v4/sentiment', form({ api_key: KEY, text: short(0) }), 1, 10],
   ['emotion, urlencoded', '/v4/emotion', form({ api_key: KEY, text: short(1) }), 1, 10],
