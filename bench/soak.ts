@@ -1,5 +1,6 @@
 // npm run soak [-- --minutes 10 --url http://host:port --key KEY]
-// Mixed load for a while (text singles and batches in urlencoded and multipart, images, errors),
+// Mixed load for a while (text singles and batches in urlencoded and multipart, every text model,
+// images, errors),
 // the service's RSS sampled every 10 s, printed as an ASCII plot with its least-squares slope.
 // Not part of the test suite. Starts the service on the embedded store unless --url is given.
 import autocannon from 'autocannon'
@@ -42,6 +43,9 @@ const requests = [
   { method: 'POST' as const, path: '/v4/taxonomy', headers: { 'content-type': `multipart/form-data; boundary=${b}` }, body: `--${b}\r\nContent-Disposition: form-data; name="api_key"\r\n\r\n${KEY}\r\n--${b}\r\nContent-Disposition: form-data; name="text"\r\n\r\nThe match ended in a draw\r\n--${b}--\r\n` },
   { method: 'POST' as const, path: '/v4/sentiment', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form({ api_key: 'wrong', text: 'x' }) },
   { method: 'POST' as const, path: '/v4/sarcasm_batch', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form({ api_key: KEY, text: '["a", 3]' }) },
+  { method: 'POST' as const, path: '/v4/ner_batch', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form({ api_key: KEY, text: JSON.stringify(['Angela Merkel met Emmanuel Macron in Paris.', 'Google opened an office in Zürich 🇨🇭 on Monday.']), lang_code: 'en' }) },
+  { method: 'POST' as const, path: '/v4/keywords', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form({ api_key: KEY, text: 'Convolutional neural networks are trained on a large image dataset and compared with support vector machines.' }) },
+  { method: 'POST' as const, path: '/v4/similarity', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form({ api_key: KEY, text_1: 'A man is playing a guitar.', text_2: 'Someone plays the guitar on stage.' }) },
   { method: 'POST' as const, path: '/v4/facial_emotion', headers: { 'content-type': `multipart/form-data; boundary=${b}` }, body: mp }
 ]
 const samples: Array<[number, number]> = []
