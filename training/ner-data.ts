@@ -82,10 +82,16 @@ export const europeana = (file: 'enp_DE.lft.bio' | 'enp_DE.onb.bio' | 'enp_DE.sb
 /**
  * GermEval 2014 dev, outer level. PER/ORG/LOC are kept; derivations ("deutsche": LOCderiv) and
  * partial names ("Merkel-Regierung": PERpart) are not names of a person, organisation or place in
- * the sense of this API, so they become O; OTH is MISC. VALIDATION ONLY: never trained on.
+ * the sense of this API, so they become O; OTH is MISC. The German tagger trains on it, so it is
+ * only ever scored cross-validated (training/ner.ts): a sentence by a model that did not see its fold.
  */
 export const germevalDev = () =>
   columns('ner/germeval2014-de/NER-de-dev.tsv', { sep: /\t/, wordCol: 1, tagCol: (f) => f[2] as string, skip: (l) => l.startsWith('#\t') || l.startsWith('# '), map: (t) => (t === 'OTH' ? 'MISC' : /deriv|part/.test(t) ? null : t) })
+
+/** the source (URL or "site vom date") of each GermEval dev sentence, in germevalDev's order: its "#" line */
+export function germevalDevSources (): string[] {
+  return readFileSync(need('ner/germeval2014-de/NER-de-dev.tsv'), 'utf8').split(/\r?\n/).filter((l) => l.startsWith('#\t') || l.startsWith('# ')).map((l) => (l.split('\t')[1] ?? '').trim())
+}
 
 /** The corpus's tokens joined by single spaces, with where each starts: a sentence as text. */
 export function joinWords (words: string[]): { text: string, starts: number[] } {

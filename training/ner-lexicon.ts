@@ -8,15 +8,18 @@ export const FOLDS = 10
 
 type Counts = Map<string, Int32Array>
 
-function count (sents: Sentence[], into: Counts = new Map()): Counts {
-  for (const s of sents) {
+function count (sents: Sentence[], weight?: (i: number) => number, keep: (i: number) => boolean = () => true): Counts {
+  const into: Counts = new Map()
+  sents.forEach((s, j) => {
+    if (!keep(j)) return
+    const by = weight?.(j) ?? 1
     s.words.forEach((w, i) => {
       const low = lowerForm(w)
       let c = into.get(low)
       if (c === undefined) { c = new Int32Array(5); into.set(low, c) }
-      c[typeOf(s.labels[i] as number) + 1]!++
+      c[typeOf(s.labels[i] as number) + 1]! += by
     })
-  }
+  })
   return into
 }
 
@@ -32,9 +35,12 @@ function table (total: Counts, minus?: Counts): Uint8Array {
   return out
 }
 
-/** the served lexicon and, per fold (sentence index % FOLDS), the one without that fold */
-export function lexicons (sents: Sentence[]): { full: Uint8Array, folds: Uint8Array[] } {
-  const total = count(sents)
-  const folds = Array.from({ length: FOLDS }, (_, k) => table(total, count(sents.filter((_, i) => i % FOLDS === k))))
+/**
+ * The served lexicon and, per fold (sentence index % FOLDS), the one without that fold. `weight`
+ * counts a sentence's words that many times (in-domain data outweighing silver; default 1).
+ */
+export function lexicons (sents: Sentence[], weight?: (i: number) => number): { full: Uint8Array, folds: Uint8Array[] } {
+  const total = count(sents, weight)
+  const folds = Array.from({ length: FOLDS }, (_, k) => table(total, count(sents, weight, (i) => i % FOLDS === k)))
   return { full: table(total), folds }
 }

@@ -7,7 +7,8 @@ import { rng, shuffle } from './fasttext.js'
 
 const L = NUM_LABELS
 
-export interface Encoded { ids: Int32Array, labels: Uint8Array, n: number }
+/** `target`: an in-domain example (see TrainOpts.adapt) */
+export interface Encoded { ids: Int32Array, labels: Uint8Array, n: number, target?: boolean }
 export interface Tagger { W: Float32Array, T: Float32Array, buckets: number }
 
 export function emissions (W: Float32Array, ids: Int32Array, n: number, out: Float32Array): Float32Array {
@@ -57,14 +58,23 @@ export function evaluate (m: Tagger, data: Encoded[]): Prf {
   return prf(tp, pred, gold)
 }
 
-export interface TrainOpts { buckets: number, epochs: number, seed: number, log: (s: string) => void, name: string }
+/** pooled precision/recall/F1 of several scored parts (e.g. cross-validation folds) */
+export const pool = (parts: Prf[]): Prf => prf(parts.reduce((a, x) => a + x.tp, 0), parts.reduce((a, x) => a + x.pred, 0), parts.reduce((a, x) => a + x.gold, 0))
+
+/**
+ * `select: false` keeps the last epoch, the validation figures only logged (as `history`).
+ * `adapt`: domain adaptation by feature augmentation (Daume 2007): every feature has a shared weight
+ * and a target-domain one, the latter used and updated by the `target` examples only; the tagger
+ * returned (and validated) is the target domain's, shared + target weights summed into one table.
+ */
+export interface TrainOpts { buckets: number, epochs: number, seed: number, log: (s: string) => void, name: string, select?: boolean, adapt?: boolean }
 
 /**
  * Averaged perceptron (Collins 2002) with the lazy-averaging trick: W holds the current weights, U the
  * sum of c * update, and the average after c steps is W - U / c. The epoch with the best validation
- * F1 is kept.
+ * F1 is kept (unless o.select is false: the last). `data` may hold an example more than once (weighted).
  */
-export function train (data: Encoded[], val: Encoded[], o: TrainOpts): { model: Tagger, epoch: number, val: Prf } {
+export function train (data: Encoded[], val: Encoded[], o: TrainOpts): { model: Tagger, epoch: number, val: Prf, history: Prf[] } {
   const B = o.buckets
   const W = new Float32Array(B * L); const U = new Float64Array(B * L)
   const T = new Float32Array((L + 1) * L); const UT = new Float64Array((L + 1) * L)
@@ -74,6 +84,7 @@ export function train (data: Encoded[], val: Encoded[], o: TrainOpts): { model: 
   const order = data.map((_, i) => i)
   let c = 1
   let best: { model: Tagger, epoch: number, val: Prf } | null = null
+  const history: Prf[] = []
   const average = (): Tagger => {
     const aw = new Float32Array(B * L); const at = new Float32Array((L + 1) * L)
     for (let i = 0; i < aw.length; i++) aw[i] = (W[i] as number) - (U[i] as number) / c
@@ -87,29 +98,81 @@ export function train (data: Encoded[], val: Encoded[], o: TrainOpts): { model: 
     }
   }
   const bumpT = (p: number, y: number, d: number) => { const k = (p < 0 ? L : p) * L + y; T[k]! += d; UT[k]! += c * d }
+  // the target-domain weights of o.adapt, and the sum used to tag a target example
+  const V = o.adapt === true ? new Float32Array(B * L) : undefined; const UV = o.adapt === true ? new Float64Array(B * L) : undefined
+  const TV = new Float32Array((L + 1) * L); const UTV = new Float64Array((L + 1) * L); const TT = new Float32Array((L + 1) * L)
+  const EV = new Float32Array(maxN * L)
+  const bumpV = (ids: Int32Array, t: number, y: number, d: number) => {
+    for (let f = 0; f < FEATURES; f++) {
+      const k = (ids[t * FEATURES + f] as number) * L + y
+      V![k]! += d; UV![k]! += c * d
+    }
+  }
+  const bumpTV = (p: number, y: number, d: number) => { const k = (p < 0 ? L : p) * L + y; TV[k]! += d; UTV[k]! += c * d }
+  const targetAverage = (m: Tagger): Tagger => {
+    for (let i = 0; i < m.W.length; i++) m.W[i]! += (V![i] as number) - (UV![i] as number) / c
+    for (let i = 0; i < m.T.length; i++) m.T[i]! += (TV[i] as number) - (UTV[i] as number) / c
+    return m
+  }
   for (let epoch = 1; epoch <= o.epochs; epoch++) {
     const t0 = performance.now()
     shuffle(order, rand)
     let errors = 0; let tokens = 0
     for (const i of order) {
       const d = data[i] as Encoded
+      const tgt = V !== undefined && d.target === true
       emissions(W, d.ids, d.n, E)
-      viterbi(E, T, d.n, out, sc)
+      if (tgt) {
+        emissions(V, d.ids, d.n, EV)
+        for (let k = 0; k < d.n * L; k++) E[k]! += EV[k] as number
+        for (let k = 0; k < TT.length; k++) TT[k] = (T[k] as number) + (TV[k] as number)
+      }
+      viterbi(E, tgt ? TT : T, d.n, out, sc)
       tokens += d.n
       for (let t = 0; t < d.n; t++) {
         const g = d.labels[t] as number; const p = out[t] as number
         const gp = t === 0 ? -1 : d.labels[t - 1] as number; const pp = t === 0 ? -1 : out[t - 1] as number
         if (g !== p) { errors++; bump(d.ids, t, g, 1); bump(d.ids, t, p, -1) }
         if (g !== p || gp !== pp) { bumpT(gp, g, 1); bumpT(pp, p, -1) }
+        if (tgt && g !== p) { bumpV(d.ids, t, g, 1); bumpV(d.ids, t, p, -1) }
+        if (tgt && (g !== p || gp !== pp)) { bumpTV(gp, g, 1); bumpTV(pp, p, -1) }
       }
       c++
     }
-    const m = average()
+    const m = V === undefined ? average() : targetAverage(average())
     const v = evaluate(m, val)
-    o.log(`  ${o.name} epoch ${epoch}: ${errors} token errors / ${tokens} (${(100 * errors / tokens).toFixed(2)}%), validation F1 ${v.f1.toFixed(4)} (P ${v.p.toFixed(3)} R ${v.r.toFixed(3)}), ${((performance.now() - t0) / 1000).toFixed(1)} s`)
-    if (best === null || v.f1 > best.val.f1) best = { model: m, epoch, val: v }
+    history.push(v)
+    o.log(`  ${o.name} epoch ${epoch}: ${errors} token errors / ${tokens} (${(100 * errors / tokens).toFixed(2)}%), ${val.length > 0 ? `validation F1 ${v.f1.toFixed(4)} (P ${v.p.toFixed(3)} R ${v.r.toFixed(3)})` : 'no validation'}, ${((performance.now() - t0) / 1000).toFixed(1)} s`)
+    if (best === null || v.f1 > best.val.f1 || o.select === false) best = { model: m, epoch, val: v }
   }
-  return best as { model: Tagger, epoch: number, val: Prf }
+  return { ...best as { model: Tagger, epoch: number, val: Prf }, history }
+}
+
+/** the confidence temperatures tried: 2^(k/2) for k = -2 .. 12 */
+export const TEMPERATURES = Array.from({ length: 15 }, (_, i) => 2 ** ((i - 2) / 2))
+
+/** summed -log P(gold label) over the tokens of `data` at each of TEMPERATURES, and the token count */
+export function calibrationLoss (m: Tagger, data: Encoded[]): { loss: number[], n: number } {
+  const maxN = Math.max(1, ...data.map((d) => d.n))
+  const E = new Float32Array(maxN * L); const sc = new Scratch().fit(maxN)
+  const loss = TEMPERATURES.map(() => 0); let n = 0
+  for (const [i, temp] of TEMPERATURES.entries()) {
+    n = 0
+    for (const d of data) {
+      emissions(m.W, d.ids, d.n, E)
+      const p = marginals(E, m.T, d.n, d.labels, temp, sc)
+      for (let t = 0; t < d.n; t++) loss[i]! -= Math.log(Math.max(1e-9, p[t] as number))
+      n += d.n
+    }
+  }
+  return { loss, n }
+}
+
+/** the temperature of least mean loss (calibrationLoss results, summed over parts if pooled) */
+export function bestTemperature (loss: number[], n: number): number {
+  let best = 1; let bestLoss = Infinity
+  TEMPERATURES.forEach((temp, i) => { if ((loss[i] as number) / n < bestLoss) { bestLoss = (loss[i] as number) / n; best = temp } })
+  return best
 }
 
 /**
@@ -117,35 +180,17 @@ export function train (data: Encoded[], val: Encoded[], o: TrainOpts): { model: 
  * minimum mean -log P(gold label) on the validation tokens, over a grid.
  */
 export function calibrate (m: Tagger, data: Encoded[]): number {
-  const maxN = Math.max(1, ...data.map((d) => d.n))
-  const E = new Float32Array(maxN * L); const sc = new Scratch().fit(maxN)
-  let best = 1; let bestLoss = Infinity
-  for (let k = -2; k <= 12; k++) {
-    const temp = 2 ** (k / 2)
-    let loss = 0; let n = 0
-    for (const d of data) {
-      emissions(m.W, d.ids, d.n, E)
-      const p = marginals(E, m.T, d.n, d.labels, temp, sc)
-      for (let t = 0; t < d.n; t++) loss -= Math.log(Math.max(1e-9, p[t] as number))
-      n += d.n
-    }
-    if (loss / n < bestLoss) { bestLoss = loss / n; best = temp }
-  }
-  return best
+  const { loss, n } = calibrationLoss(m, data)
+  return bestTemperature(loss, n)
 }
 
-/**
- * Per-type confidence thresholds: an entity of type k whose confidence (mean forward-backward
- * probability of its token labels, as served) is below thresholds[k] is dropped. Out of domain the
- * perceptron over-predicts some types (German capitalised nouns as organisations), so each of
- * PER/ORG/LOC gets the grid value that maximises validation F1 (coordinate ascent, two rounds; a
- * change must gain 0.001 F1).
- */
-export function fitThresholds (m: Tagger, data: Encoded[], temperature: number, grid: number[]): { thresholds: number[], val: Prf } {
+/** the predicted entities of `data` with their type, confidence (as served) and whether gold has them */
+export interface Scored { spans: Array<{ type: number, conf: number, correct: boolean }>, gold: number }
+
+export function scoreSpans (m: Tagger, data: Encoded[], temperature: number): Scored {
   const maxN = Math.max(1, ...data.map((d) => d.n))
   const E = new Float32Array(maxN * L); const out = new Uint8Array(maxN); const sc = new Scratch().fit(maxN)
-  // tp[type][grid index], pred[type][grid index]
-  const tp = [0, 1, 2].map(() => grid.map(() => 0)); const pred = [0, 1, 2].map(() => grid.map(() => 0)); let gold = 0
+  const spansOut: Scored['spans'] = []; let gold = 0
   for (const d of data) {
     emissions(m.W, d.ids, d.n, E)
     viterbi(E, m.T, d.n, out, sc)
@@ -157,11 +202,34 @@ export function fitThresholds (m: Tagger, data: Encoded[], temperature: number, 
       let conf = 0
       for (let t = a; t < b; t++) conf += p[t] as number
       conf /= b - a
-      grid.forEach((th, i) => { if (conf >= th) { pred[type]![i]!++; if (g.has(s)) tp[type]![i]!++ } })
+      spansOut.push({ type, conf, correct: g.has(s) })
     }
   }
+  return { spans: spansOut, gold }
+}
+
+/** precision/recall/F1 when entities of type k below thresholds[k] are dropped */
+export function applyThresholds (s: Scored, thresholds: number[]): Prf {
+  let tp = 0; let pred = 0
+  for (const x of s.spans) if (x.conf >= (thresholds[x.type] as number)) { pred++; if (x.correct) tp++ }
+  return prf(tp, pred, s.gold)
+}
+
+/**
+ * Per-type confidence thresholds: an entity of type k whose confidence (mean forward-backward
+ * probability of its token labels, as served) is below thresholds[k] is dropped. Out of domain the
+ * perceptron over-predicts some types (German capitalised nouns as organisations), so each of
+ * PER/ORG/LOC gets the grid value that maximises validation F1 (coordinate ascent, two rounds; a
+ * change must gain 0.001 F1).
+ */
+export function pickThresholds (s: Scored, grid: number[]): { thresholds: number[], val: Prf } {
+  // tp[type][grid index], pred[type][grid index]
+  const tp = [0, 1, 2].map(() => grid.map(() => 0)); const pred = [0, 1, 2].map(() => grid.map(() => 0))
+  for (const { type, conf, correct } of s.spans) {
+    grid.forEach((th, i) => { if (conf >= th) { pred[type]![i]!++; if (correct) tp[type]![i]!++ } })
+  }
   const pick = [0, 0, 0]
-  const score = (k: number[]) => prf(k.reduce((a, i, t) => a + (tp[t]![i] as number), 0), k.reduce((a, i, t) => a + (pred[t]![i] as number), 0), gold)
+  const score = (k: number[]) => prf(k.reduce((a, i, t) => a + (tp[t]![i] as number), 0), k.reduce((a, i, t) => a + (pred[t]![i] as number), 0), s.gold)
   for (let round = 0; round < 2; round++) {
     for (let t = 0; t < 3; t++) {
       for (let i = 0; i < grid.length; i++) {
@@ -172,3 +240,5 @@ export function fitThresholds (m: Tagger, data: Encoded[], temperature: number, 
   }
   return { thresholds: pick.map((i) => grid[i] as number), val: score(pick) }
 }
+
+export const fitThresholds = (m: Tagger, data: Encoded[], temperature: number, grid: number[]): { thresholds: number[], val: Prf } => pickThresholds(scoreSpans(m, data, temperature), grid)
