@@ -209,29 +209,27 @@ export class TextPool {
 
   /** Sends the oldest queued job, with the queued jobs of its model that fit beside it. */
   private send (slot: Slot): void {
-    {
-      const first = this.queue.shift()
-      if (first === undefined) return
-      const jobs = [first]
-      let n = first.msg.inputs.length
-      for (let i = 0; first.solo !== true && i < this.queue.length && n < MAX_CHUNK;) {
-        const next = this.queue[i] as Job
-        if (next.msg.model === first.msg.model && next.solo !== true && n + next.msg.inputs.length <= MAX_CHUNK) {
-          jobs.push(next)
-          n += next.msg.inputs.length
-          this.queue.splice(i, 1)
-        } else i++
-      }
-      this.queued -= n
-      const msg: TextJob = jobs.length === 1 ? first.msg : { id: first.msg.id, model: first.msg.model, inputs: jobs.flatMap((j) => j.msg.inputs) }
-      try {
-        slot.worker.postMessage(msg)
-        slot.inflight.push({ id: msg.id, jobs })
-        slot.worker.ref()
-        this.jobs++
-      } catch (err) {
-        for (const job of jobs) job.reject(err as Error)
-      }
+    const first = this.queue.shift()
+    if (first === undefined) return
+    const jobs = [first]
+    let n = first.msg.inputs.length
+    for (let i = 0; first.solo !== true && i < this.queue.length && n < MAX_CHUNK;) {
+      const next = this.queue[i] as Job
+      if (next.msg.model === first.msg.model && next.solo !== true && n + next.msg.inputs.length <= MAX_CHUNK) {
+        jobs.push(next)
+        n += next.msg.inputs.length
+        this.queue.splice(i, 1)
+      } else i++
+    }
+    this.queued -= n
+    const msg: TextJob = jobs.length === 1 ? first.msg : { id: first.msg.id, model: first.msg.model, inputs: jobs.flatMap((j) => j.msg.inputs) }
+    try {
+      slot.worker.postMessage(msg)
+      slot.inflight.push({ id: msg.id, jobs })
+      slot.worker.ref()
+      this.jobs++
+    } catch (err) {
+      for (const job of jobs) job.reject(err as Error)
     }
   }
 
