@@ -59,12 +59,15 @@ export default fp(async (fastify) => {
   }
 
   const cache = new Map<string, { rec: KeyRecord | null, at: number }>()
-  // the sha256 of the keys seen lately: a key is hashed once, not on each of its requests
+  // the sha256 of the keys seen lately: a key is hashed once, not on each of its requests. Only
+  // key-sized strings are kept (issued keys are 32 characters): a caller sending megabyte-long
+  // keys must not fill the memory with them.
   const hashes = new Map<string, string>()
   const hashOf = (key: string): string => {
     let hash = hashes.get(key)
     if (hash === undefined) {
       hash = hashKey(key)
+      if (key.length > 128) return hash
       if (hashes.size >= 10_000) hashes.clear()
       hashes.set(key, hash)
     }
