@@ -6,7 +6,7 @@ import { fileIO } from '../lib/tf-io.js'
 import { featurise, type FeatureConfig } from '../lib/text/features.js'
 
 export interface Example { text: string, label: number }
-export interface TrainOptions { dim: number, epochs: number, lr: number, seed: number, balance: boolean, classes: number, l2?: number }
+export interface TrainOptions { dim: number, epochs: number, lr: number, seed: number, balance: boolean, classes: number, l2?: number, /** no progress on stderr */ quiet?: boolean }
 export interface Weights { E: Float32Array, W: Float32Array, b: Float32Array, dim: number, classes: number, buckets: number }
 
 /** mulberry32: a small seeded generator, so training is reproducible */
@@ -95,10 +95,10 @@ export function train (examples: Example[], cfg: FeatureConfig, opts: TrainOptio
         const s = lr * (ex.weights[k] as number)
         for (let d = 0; d < dim; d++) w.E[off + d]! -= s * (dh[d] as number)
       }
-      if (n % 2000 === 0) process.stderr.write(`\r  epoch ${epoch}/${opts.epochs} ${bar(n, order.length)} loss ${(loss / (n + 1)).toFixed(4)}`)
+      if (n % 2000 === 0 && opts.quiet !== true) process.stderr.write(`\r  epoch ${epoch}/${opts.epochs} ${bar(n, order.length)} loss ${(loss / (n + 1)).toFixed(4)}`)
     }
     const v = validate(w)
-    process.stderr.write(`\r  epoch ${epoch}/${opts.epochs} ${bar(1, 1)} loss ${(loss / order.length).toFixed(4)}  validation ${v.name} ${v.value.toFixed(4)}  (${((performance.now() - t0) / 1000).toFixed(1)} s)\n`)
+    if (opts.quiet !== true) process.stderr.write(`\r  epoch ${epoch}/${opts.epochs} ${bar(1, 1)} loss ${(loss / order.length).toFixed(4)}  validation ${v.name} ${v.value.toFixed(4)}  (${((performance.now() - t0) / 1000).toFixed(1)} s)\n`)
   }
   return w
 }

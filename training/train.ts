@@ -2,11 +2,12 @@
 // ops: sentiment, emotion, sarcasm, intent, new_intent, taxonomy
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { getTf } from '../lib/tf.js'
+import { getTf, type TF } from '../lib/tf.js'
 import type { FeatureConfig } from '../lib/text/features.js'
-import { predictAll, saveModel, train, type Example, type Weights } from './fasttext.js'
+import { predictAll, saveModel, train, type Example, type TrainOptions, type Weights } from './fasttext.js'
 import { argmax, confusion } from './metrics.js'
 import { OPS, type OpSpec } from './ops.js'
+import { predictMixture, saveMixture, trainMixture } from './mixture.js'
 
 const op = process.argv[2]
 // the span and pair models have training scripts of their own: training/<op>.ts
@@ -42,13 +43,48 @@ if (env.TRAIN_L2) spec.train.l2 = Number(env.TRAIN_L2)
 if (env.TRAIN_BALANCE) spec.train.balance = env.TRAIN_BALANCE === '1'
 const primary = data.validation[0]!
 const goldOf = (rows: Array<{ label: string }>) => rows.map((r) => index.get(r.label) as number)
-const weights: Weights = train(trainSet, cfg, { ...spec.train, classes: spec.labels.length }, (w) => {
-  const pred = predictAll(w, primary.rows.map((r) => r.text), cfg).map(argmax)
-  return { name: primary.metric.name, value: primary.metric.score(confusion(goldOf(primary.rows), pred, spec.labels.length)) }
-})
+const classes = spec.labels.length
+const score = (predict: (texts: string[]) => number[][]) => {
+  const pred = predict(primary.rows.map((r) => r.text)).map(argmax)
+  return { name: primary.metric.name, value: primary.metric.score(confusion(goldOf(primary.rows), pred, classes)) }
+}
+let predict: (texts: string[]) => number[][]
+let save: (tf: TF, path: string) => Promise<void>
+let architecture: string
+if (spec.mixture !== undefined && data.mixture !== undefined) {
+  const mx = data.mixture
+  const ma = spec.mixture
+  // progress figures: each expert alone on its domain's validation set; the gate, the share of both
+  // validation sets' texts it sends to their own domain's expert
+  const va = data.validation[mx.a.validation]!
+  const vb = data.validation[mx.b.validation]!
+  const expertScore = (v: typeof va) => (w: Weights) => {
+    const pred = predictAll(w, v.rows.map((r) => r.text), cfg).map(argmax)
+    return { name: `${v.metric.name} (${v.name}, this expert alone)`, value: v.metric.score(confusion(goldOf(v.rows), pred, classes)) }
+  }
+  const gateScore = (w: Weights) => {
+    const pa = predictAll(w, va.rows.map((r) => r.text), cfg).filter((p) => (p[1] as number) > 0.5).length
+    const pb = predictAll(w, vb.rows.map((r) => r.text), cfg).filter((p) => (p[1] as number) <= 0.5).length
+    return { name: 'texts sent to their own domain\'s expert', value: (pa + pb) / (va.rows.length + vb.rows.length) }
+  }
+  const m = trainMixture(cfg,
+    { name: mx.a.name, examples: toExamples(mx.a.rows), opts: { ...ma.a, classes }, validate: expertScore(va) },
+    { name: mx.b.name, examples: toExamples(mx.b.rows), opts: { ...ma.b, classes }, validate: expertScore(vb) },
+    { name: 'gate', examples: mx.gate.map((r) => ({ text: r.text, label: r.label === 'a' ? 1 : 0 })), opts: { ...ma.gate, classes: 2 }, validate: gateScore },
+    (m) => score((texts) => predictMixture(m, texts, cfg)))
+  predict = (texts) => predictMixture(m, texts, cfg)
+  save = (tf, path) => saveMixture(tf, m, path)
+  const fmt = (o: Omit<TrainOptions, 'classes'>) => `dim ${o.dim}, ${o.epochs} epochs of SGD from lr ${o.lr}${o.balance ? ', class-balanced loss' : ''}, seed ${o.seed}`
+  architecture = `Gated mixture of two fastText-style embedding bags over ${cfg.buckets} hashed buckets of word unigrams${cfg.wordBigrams ? ' and bigrams' : ''}${cfg.charNgrams.length ? `, char ${cfg.charNgrams.join('-')}-grams` : ''}: expert ${mx.a.name} (${mx.a.rows.length} rows; ${fmt(ma.a)}), expert ${mx.b.name} (${mx.b.rows.length} rows; ${fmt(ma.b)}), and a gate that tells their domains apart (${mx.gate.length} rows; ${fmt(ma.gate)}); probabilities are g * P_${mx.a.name} + (1 - g) * P_${mx.b.name}, one embedding table holding all three side by side.`
+} else {
+  const weights: Weights = train(trainSet, cfg, { ...spec.train, classes }, (w) => score((texts) => predictAll(w, texts, cfg)))
+  predict = (texts) => predictAll(weights, texts, cfg)
+  save = (tf, path) => saveModel(tf, weights, path)
+  architecture = `fastText-style embedding bag (dim ${spec.train.dim}, ${cfg.buckets} hashed buckets of word unigrams${cfg.wordBigrams ? ', bigrams' : ''}${cfg.charNgrams.length ? `, char ${cfg.charNgrams.join('-')}-grams` : ''}), ${spec.train.epochs} epochs of SGD from lr ${spec.train.lr}${spec.train.balance ? ', class-balanced loss' : ''}; ${trainSet.length} training rows.`
+}
 
 const metrics = data.validation.map((v) => {
-  const probs = predictAll(weights, v.rows.map((r) => r.text), cfg)
+  const probs = predict(v.rows.map((r) => r.text))
   const m = confusion(goldOf(v.rows), probs.map(argmax), spec.labels.length)
   return { dataset: v.name, split: v.split, metric: v.metric.name, value: Number(v.metric.score(m).toFixed(4)), baseline: v.metric.baseline }
 })
@@ -57,7 +93,7 @@ for (const m of metrics) process.stderr.write(`  ${m.dataset} ${m.split}: ${m.me
 const dir = env.TRAIN_OUT ?? join(import.meta.dirname, '..', 'model-store', op!, '1') // TRAIN_OUT: experiments elsewhere
 await mkdir(dir, { recursive: true })
 const { tf } = await getTf()
-await saveModel(tf, weights, join(dir, 'model.json'))
+await save(tf, join(dir, 'model.json'))
 await writeFile(join(dir, 'features.json'), JSON.stringify(cfg, null, 2) + '\n')
 const manifest = {
   name: op,
@@ -76,7 +112,7 @@ const manifest = {
     command: `npm run train -- ${op}`,
     seed: spec.train.seed,
     data: data.sources,
-    notes: [`fastText-style embedding bag (dim ${spec.train.dim}, ${cfg.buckets} hashed buckets of word unigrams${cfg.wordBigrams ? ', bigrams' : ''}${cfg.charNgrams.length ? `, char ${cfg.charNgrams.join('-')}-grams` : ''}), ${spec.train.epochs} epochs of SGD from lr ${spec.train.lr}${spec.train.balance ? ', class-balanced loss' : ''}; ${trainSet.length} training rows.`, spec.notes ?? ''].join(' ').trim()
+    notes: [architecture, spec.notes ?? ''].join(' ').trim()
   },
   metrics,
   created: new Date().toISOString()
