@@ -4,8 +4,12 @@
 // would overflow it is refused with a 503 and Retry-After (load shedding), as the image pool does.
 // Jobs of one model that wait together (concurrent single texts, mostly) travel as one message
 // and one tensor batch: micro-batching that adds no wait to an idle pool. A worker holds up to
-// DEPTH messages so that it never idles during a round trip. A worker that dies fails only the
-// job it was running (the others of its batch run again, each alone), and is replaced.
+// DEPTH messages so that it never idles during a round trip. A call's first chunk (a single text
+// is one) does not wait behind the other chunks of earlier large calls: the two kinds take turns,
+// so a single text waits for at most one chunk of a 1000-text batch, and the batch still moves on
+// under a steady stream of single texts.
+// A worker that dies fails only the job it was running (the others of its batch run again, each
+// alone), and is replaced.
 import { Worker } from 'node:worker_threads'
 import type { ModelManifest } from '../../schemas/model-manifest.js'
 import { Errors, withHeaders } from '../errors.js'
@@ -48,7 +52,11 @@ const DEPTH = 2
 
 export class TextPool {
   private readonly slots: Slot[] = []
+  /** single texts and the first chunk of each call, oldest first */
   private readonly queue: Job[] = []
+  /** the other chunks of large calls, oldest first; they and `queue` take turns */
+  private readonly later: Job[] = []
+  private lastFromQueue = false
   private queued = 0
   private nextId = 1
   private pumpSoon = false
@@ -173,15 +181,15 @@ export class TextPool {
       return Promise.reject(withHeaders(new Errors.Overloaded(), { 'retry-after': 1 }))
     }
     const size = Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, Math.ceil(n / Math.max(1, this.opts.size))))
-    if (n <= size) return this.enqueue(model, inputs)
+    if (n <= size) return this.enqueue(model, inputs, this.queue)
     const parts: Array<Promise<unknown[]>> = []
-    for (let at = 0; at < n; at += size) parts.push(this.enqueue(model, inputs.slice(at, at + size)))
+    for (let at = 0; at < n; at += size) parts.push(this.enqueue(model, inputs.slice(at, at + size), at === 0 ? this.queue : this.later))
     return Promise.all(parts).then((rows) => rows.flat(1))
   }
 
-  private enqueue (model: string, inputs: unknown[]): Promise<unknown[]> {
+  private enqueue (model: string, inputs: unknown[], queue: Job[]): Promise<unknown[]> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ msg: { id: this.nextId++, model, inputs }, resolve, reject })
+      queue.push({ msg: { id: this.nextId++, model, inputs }, resolve, reject })
       this.queued += inputs.length
       // requests read in this turn of the event loop are handed over together, after it
       if (!this.pumpSoon) {
@@ -201,24 +209,29 @@ export class TextPool {
     for (let depth = 0; depth < DEPTH; depth++) {
       for (const slot of this.slots) {
         if (!slot.ready || slot.inflight.length !== depth || slot.gone) continue
-        if (this.queue.length === 0) return
+        if (this.queue.length === 0 && this.later.length === 0) return
         this.send(slot)
       }
     }
   }
 
-  /** Sends the oldest queued job, with the queued jobs of its model that fit beside it. */
+  /**
+   * Sends the oldest job of `queue` or of `later` (in turns when both wait), with the jobs of its
+   * model in the same queue that fit beside it.
+   */
   private send (slot: Slot): void {
-    const first = this.queue.shift()
+    const queue = this.later.length > 0 && (this.queue.length === 0 || this.lastFromQueue) ? this.later : this.queue
+    this.lastFromQueue = queue === this.queue
+    const first = queue.shift()
     if (first === undefined) return
     const jobs = [first]
     let n = first.msg.inputs.length
-    for (let i = 0; first.solo !== true && i < this.queue.length && n < MAX_CHUNK;) {
-      const next = this.queue[i] as Job
+    for (let i = 0; first.solo !== true && i < queue.length && n < MAX_CHUNK;) {
+      const next = queue[i] as Job
       if (next.msg.model === first.msg.model && next.solo !== true && n + next.msg.inputs.length <= MAX_CHUNK) {
         jobs.push(next)
         n += next.msg.inputs.length
-        this.queue.splice(i, 1)
+        queue.splice(i, 1)
       } else i++
     }
     this.queued -= n
@@ -234,7 +247,7 @@ export class TextPool {
   }
 
   private drain (error: () => Error): void {
-    for (const job of this.queue.splice(0)) job.reject(error())
+    for (const job of [...this.queue.splice(0), ...this.later.splice(0)]) job.reject(error())
     this.queued = 0
   }
 

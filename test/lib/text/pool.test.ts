@@ -89,6 +89,25 @@ t.test('with no timed wait, texts that queue together travel as one batch, in or
   t.ok(pool.jobs - jobs <= 3, `thirty texts sent over ${pool.jobs - jobs - 1} messages behind a busy worker`)
 })
 
+t.test('a single text does not wait behind the remaining chunks of a large batch', async (t) => {
+  const pooled = new ModelRegistry()
+  t.teardown(() => pooled.close())
+  await pooled.loadAll(FIXTURES, quiet, { ...ctx, microBatchWaitMs: 0 }, { workers: 1, queue: 100_000 })
+  const pool = pooled.textPool!
+  const p = pooled.get<unknown, unknown>('sentiment')!
+  // 1000 texts travel as 4 chunks of 256; each chunk after the first holds one slow text (400 ms)
+  const big = Array.from({ length: 1000 }, (_, i) => i === 300 || i === 600 || i === 900 ? SLOW : `text ${i}`)
+  let bigDone = false
+  const batch = p.predict(big).then((rows) => { bigDone = true; return rows })
+  // the worker takes chunks 1 and 2; the single goes next, before chunks 3 and 4 (FIFO would put it last)
+  while (pool.stats().busy === 0) await new Promise((resolve) => setImmediate(resolve))
+  const single = await p.predict(['just one text'])
+  t.equal(single.length, 1)
+  t.notOk(bigDone, 'answered before the batch')
+  t.equal(pool.stats().busy, 1, 'while the worker still runs the batch\'s slow chunks')
+  t.equal((await batch).length, 1000, 'the batch is answered in full')
+})
+
 t.test('a worker that dies fails only its own job, as a JSON 500, and is replaced', async (t) => {
   const app = await build(t, { env: { TEXT_WORKERS: '2', MICROBATCH_WAIT_MS: '0' } })
   const pool = app.models.textPool!
