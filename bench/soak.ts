@@ -2,7 +2,8 @@
 // Mixed load for a while (text singles and batches in urlencoded and multipart, every text model,
 // images, errors),
 // the service's RSS sampled every 10 s, printed as an ASCII plot with its least-squares slope.
-// Not part of the test suite. Starts the service on the embedded store unless --url is given.
+// Not part of the test suite. Starts the service on the embedded store unless --url is given
+// (SOAK_STDERR=1 shows that service's stderr).
 import autocannon from 'autocannon'
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
@@ -19,7 +20,7 @@ let base = args.url
 let pid: number | undefined
 if (base === undefined) {
   const port = await new Promise<number>((resolve) => { const s = createServer(); s.listen(0, '127.0.0.1', () => { const p = (s.address() as { port: number }).port; s.close(() => resolve(p)) }) })
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], { cwd: root, env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), API_KEYS: KEY, LOG_LEVEL: 'warn', DATA_DIR: join(root, 'data', 'soak') }, stdio: 'ignore' })
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], { cwd: root, env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), API_KEYS: KEY, LOG_LEVEL: 'warn', DATA_DIR: join(root, 'data', 'soak') }, stdio: ['ignore', 'ignore', process.env.SOAK_STDERR ? 'inherit' : 'ignore'] })
   process.on('exit', () => proc.kill('SIGKILL'))
   pid = proc.pid
   base = `http://127.0.0.1:${port}`

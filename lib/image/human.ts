@@ -10,10 +10,11 @@ let shared: { pool: ImagePool, users: number, ready: Promise<void> } | null = nu
 
 function acquire (ctx: { imageMaxPixels: number }): { pool: ImagePool, ready: Promise<void> } {
   if (shared === null) {
-    // one per core: an image takes 50-200 ms of one core, so with fewer workers than cores concurrent
-    // images wait for each other (2 clients on 2 cores: object_recognizer p50 356 ms with one worker,
-    // 190 ms with two), while the event loop needs little CPU per image request
-    const size = Number(process.env.IMAGE_WORKERS) || Math.max(1, availableParallelism())
+    // one per core, up to 4: an image takes 50-200 ms of one core, so with fewer workers than cores
+    // concurrent images wait for each other (2 clients on 2 cores: object_recognizer p50 356 ms with
+    // one worker, 190 ms with two), while the event loop needs little CPU per image request; each
+    // worker holds its own models (about 190 MB), hence the cap on large machines
+    const size = Number(process.env.IMAGE_WORKERS) || Math.max(1, Math.min(4, availableParallelism()))
     const pool = new ImagePool({ size, maxPixels: ctx.imageMaxPixels, maxSide: 1024, objectTop: Number(process.env.OBJECT_TOP) || 5, maxQueue: Number(process.env.IMAGE_QUEUE) || 64 })
     shared = { pool, users: 0, ready: pool.start() }
   }
