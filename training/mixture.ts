@@ -49,6 +49,8 @@ export function predictMixture (m: Mixture, texts: string[], cfg: FeatureConfig)
 /** Saves the mixture as one TF.js LayersModel with one embedding table ('features'). */
 export async function saveMixture (tf: TF, m: Mixture, path: string): Promise<void> {
   const { a, b, gate } = m
+  if (a.buckets !== b.buckets || a.buckets !== gate.buckets) throw new Error('the experts and the gate must hash into the same buckets')
+  if (a.classes !== b.classes || gate.classes !== 2) throw new Error('the experts must share their labels, and the gate must have two classes')
   const classes = a.classes
   const dim = a.dim + b.dim + gate.dim
   const rows = a.buckets

@@ -51,6 +51,7 @@ const score = (predict: (texts: string[]) => number[][]) => {
 let predict: (texts: string[]) => number[][]
 let save: (tf: TF, path: string) => Promise<void>
 let architecture: string
+if ((spec.mixture === undefined) !== (data.mixture === undefined)) throw new Error(`${op}: a mixture needs both its training options and its data`)
 if (spec.mixture !== undefined && data.mixture !== undefined) {
   const mx = data.mixture
   const ma = spec.mixture

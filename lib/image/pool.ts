@@ -1,5 +1,8 @@
 // A small pool of image workers shared by the two image models. Jobs go to an idle worker or wait
-// in a bounded queue; a full queue answers 503 (load shedding) rather than piling up memory.
+// in a bounded queue; a full queue answers 503 (load shedding) rather than piling up memory. A worker
+// that stops (an error, running out of its heap, or any exit) fails only the job it was running and
+// is replaced; a replacement that fails to start is retried with backoff, and while no worker is
+// left the waiting jobs are answered 503 rather than left hanging.
 import { Worker } from 'node:worker_threads'
 import { Errors, withHeaders } from '../errors.js'
 import type { FaceResult, ImageJob, ImageReply, ObjectResult, Op } from './types.js'
@@ -10,18 +13,24 @@ export interface PoolOptions { size: number, maxPixels: number, maxSide: number,
 // old generation, and V8 let it grow to about 245 MB per worker before collecting it (a soak run:
 // +290 MB of service RSS with two workers, then a sudden drop). A smaller old generation makes V8
 // collect sooner; a worker that did outgrow it would fail its job and be replaced, like any crash.
+// (The limit covers the JS heap only, not wasm tensor memory or sharp's buffers; a
+// NODE_OPTIONS=--max-old-space-size would override it.)
 const HEAP_MB = 160
 
 interface Pending { job: ImageJob, resolve: (r: FaceResult | ObjectResult) => void, reject: (e: Error) => void }
+interface Slot { worker: Worker, busy: Pending | null, gone: boolean }
 
 export class ImagePool {
-  private readonly workers: Array<{ worker: Worker, busy: Pending | null }> = []
+  private readonly workers: Slot[] = []
   private readonly queue: Pending[] = []
   private nextId = 1
   backend = 'unknown'
   /** live tensors reported by the last worker reply */
   tensors = 0
   private closed = false
+  private retryMs = 1000
+  /** workers replaced after stopping (for tests and diagnostics) */
+  replaced = 0
 
   constructor (private readonly opts: PoolOptions) {}
 
@@ -34,14 +43,21 @@ export class ImagePool {
       workerData: { maxPixels: this.opts.maxPixels, maxSide: this.opts.maxSide, objectTop: this.opts.objectTop },
       resourceLimits: { maxOldGenerationSizeMb: HEAP_MB }
     })
-    const slot: { worker: Worker, busy: Pending | null } = { worker, busy: null }
+    const slot: Slot = { worker, busy: null, gone: false }
     return new Promise((resolve, reject) => {
-      worker.once('error', reject)
+      let ready = false
+      let cause: Error | null = null
+      // an 'error' event is followed by 'exit'; a worker may also exit without one
+      worker.on('error', (err) => { cause = err })
+      worker.on('exit', (code) => {
+        const err = cause ?? new Error(`image worker exited with code ${code}`)
+        if (!ready) reject(err)
+        else this.crashed(slot, err)
+      })
       worker.on('message', (msg: ImageReply | { ready: true, backend: string }) => {
         if ('ready' in msg) {
+          ready = true
           this.backend = msg.backend
-          worker.off('error', reject)
-          worker.on('error', (err) => this.crashed(slot, err))
           this.workers.push(slot)
           resolve()
           this.pump()
@@ -62,12 +78,27 @@ export class ImagePool {
   }
 
   /** A worker that dies fails its job (500, refunded) and is replaced. */
-  private crashed (slot: { worker: Worker, busy: Pending | null }, err: Error): void {
+  private crashed (slot: Slot, err: Error): void {
+    if (slot.gone) return
+    slot.gone = true
     slot.busy?.reject(err)
     slot.busy = null
     const i = this.workers.indexOf(slot)
     if (i >= 0) this.workers.splice(i, 1)
-    if (!this.closed) this.spawn().catch(() => {})
+    if (!this.closed) this.replace()
+  }
+
+  private replace (): void {
+    this.spawn().then(() => {
+      this.replaced++
+      this.retryMs = 1000
+    }, () => {
+      if (this.closed) return
+      // with no worker left nothing would ever answer the waiting jobs: refuse them now
+      if (this.workers.length === 0) for (const p of this.queue.splice(0)) p.reject(withHeaders(new Errors.Overloaded(), { 'retry-after': 1 }))
+      setTimeout(() => { if (!this.closed) this.replace() }, this.retryMs).unref()
+      this.retryMs = Math.min(30_000, this.retryMs * 2)
+    })
   }
 
   run (op: Op, bytes: Buffer): Promise<FaceResult | ObjectResult> {
@@ -86,6 +117,16 @@ export class ImagePool {
       slot.busy = next
       slot.worker.postMessage(next.job)
     }
+  }
+
+  /** workers running, busy, and images waiting */
+  stats (): { workers: number, busy: number, queued: number } {
+    return { workers: this.workers.length, busy: this.workers.filter((s) => s.busy !== null).length, queued: this.queue.length }
+  }
+
+  /** The worker threads, so tests can stop one. */
+  threads (): Worker[] {
+    return this.workers.map((s) => s.worker)
   }
 
   async close (): Promise<void> {

@@ -6,8 +6,9 @@
 // and one tensor batch: micro-batching that adds no wait to an idle pool. A worker holds up to
 // DEPTH messages so that it never idles during a round trip. A call's first chunk (a single text
 // is one) does not wait behind the other chunks of earlier large calls: the two kinds take turns,
-// so a single text waits for at most one chunk of a 1000-text batch, and the batch still moves on
-// under a steady stream of single texts.
+// so a single text waits for what its worker already holds and then at most one more chunk of a
+// 1000-text batch (not the whole batch), and the batch still moves on under a steady stream of
+// single texts.
 // A worker that dies fails only the job it was running (the others of its batch run again, each
 // alone), and is replaced.
 import { Worker } from 'node:worker_threads'
@@ -37,6 +38,8 @@ interface Job {
   reject: (e: Error) => void
   /** sent alone: it was in a batch whose worker stopped */
   solo?: boolean
+  /** a chunk after the first of its call: it waits in `later` */
+  later?: boolean
 }
 /** What a worker is running: one message, which may carry several queued jobs of one model. */
 interface Sent { id: number, jobs: Job[] }
@@ -151,7 +154,9 @@ export class TextPool {
       for (const job of again) job.reject(new Error(`the text worker running this job stopped: ${err.message}`))
       return
     }
-    this.queue.unshift(...again)
+    // back to the front of the line each came from
+    this.queue.unshift(...again.filter((j) => j.later !== true))
+    this.later.unshift(...again.filter((j) => j.later === true))
     for (const job of again) this.queued += job.msg.inputs.length
     this.pump()
     if (!slot.ready) return
@@ -189,7 +194,7 @@ export class TextPool {
 
   private enqueue (model: string, inputs: unknown[], queue: Job[]): Promise<unknown[]> {
     return new Promise((resolve, reject) => {
-      queue.push({ msg: { id: this.nextId++, model, inputs }, resolve, reject })
+      queue.push({ msg: { id: this.nextId++, model, inputs }, resolve, reject, ...(queue === this.later ? { later: true } : {}) })
       this.queued += inputs.length
       // requests read in this turn of the event loop are handed over together, after it
       if (!this.pumpSoon) {

@@ -87,4 +87,20 @@ t.test('with the model', { skip: hasRealModel('facial_emotion') ? false : 'model
   for (let i = 0; i < 3; i++) await send(formats.png!)
   await send(group.subarray(0, 300))
   t.equal(imagePool()!.tensors, before, `no tensor leak (${before} live tensors)`)
+
+  // an image worker that stops while it runs a job (killed, or out of its heap): that request gets
+  // a JSON 500, the worker is replaced, and the next request is served
+  const pool = imagePool()!
+  const workers = pool.stats().workers
+  const replaced = pool.replaced
+  const pending = send(FACES)
+  while (pool.stats().busy === 0) await new Promise((resolve) => setImmediate(resolve))
+  const threads = pool.threads()
+  await Promise.all(threads.map((w) => w.terminate()))
+  const failed = await pending
+  t.equal(failed.statusCode, 500)
+  t.match(failed.json(), { code: 500, message: /Internal error/ })
+  while (pool.replaced < replaced + threads.length) await new Promise((resolve) => setTimeout(resolve, 50))
+  t.equal(pool.stats().workers, workers, 'as many workers as before')
+  t.equal((await send(group)).statusCode, 200, 'served after the replacement')
 })
