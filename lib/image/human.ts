@@ -1,6 +1,8 @@
 // Loaders for the two image models (manifest kinds human-face and human-object). Both run in the
 // same worker pool; the pool starts with the first model and stops with the last.
 import { availableParallelism } from 'node:os'
+// sharp's advice for worker threads on glibc: load it in the main thread before any worker does
+import 'sharp'
 import type { LoadedModel, ModelLoader } from '../models.js'
 import type { ImageInput } from '../routes.js'
 import { ImagePool } from './pool.js'
