@@ -6,7 +6,7 @@ import { getTf, type TF } from '../lib/tf.js'
 import type { FeatureConfig } from '../lib/text/features.js'
 import { predictAll, saveModel, train, type Example, type TrainOptions, type Weights } from './fasttext.js'
 import { argmax, confusion } from './metrics.js'
-import { OPS, type OpSpec } from './ops.js'
+import { OPS, type OpSpec, type Validation } from './ops.js'
 import { predictMixture, saveMixture, trainMixture } from './mixture.js'
 
 const op = process.argv[2]
@@ -44,11 +44,12 @@ if (env.TRAIN_BALANCE) spec.train.balance = env.TRAIN_BALANCE === '1'
 const primary = data.validation[0]!
 const goldOf = (rows: Array<{ label: string }>) => rows.map((r) => index.get(r.label) as number)
 const classes = spec.labels.length
-const score = (predict: (texts: string[]) => number[][]) => {
-  const pred = predict(primary.rows.map((r) => r.text)).map(argmax)
-  return { name: primary.metric.name, value: primary.metric.score(confusion(goldOf(primary.rows), pred, classes)) }
-}
-let predict: (texts: string[]) => number[][]
+type Predict = (texts: string[]) => number[][]
+/** a validation set's metric for a model's answers (the top label of each text) */
+const scoreOn = (v: Validation, predict: Predict) => v.metric.score(confusion(goldOf(v.rows), predict(v.rows.map((r) => r.text)).map(argmax), classes))
+const score = (predict: Predict) => ({ name: primary.metric.name, value: scoreOn(primary, predict) })
+const features = `${cfg.buckets} hashed buckets of word unigrams${cfg.wordBigrams ? ', bigrams' : ''}${cfg.charNgrams.length ? `, char ${cfg.charNgrams.join('-')}-grams` : ''}`
+let predict: Predict
 let save: (tf: TF, path: string) => Promise<void>
 let architecture: string
 if ((spec.mixture === undefined) !== (data.mixture === undefined)) throw new Error(`${op}: a mixture needs both its training options and its data`)
@@ -59,10 +60,7 @@ if (spec.mixture !== undefined && data.mixture !== undefined) {
   // validation sets' texts it sends to their own domain's expert
   const va = data.validation[mx.a.validation]!
   const vb = data.validation[mx.b.validation]!
-  const expertScore = (v: typeof va) => (w: Weights) => {
-    const pred = predictAll(w, v.rows.map((r) => r.text), cfg).map(argmax)
-    return { name: `${v.metric.name} (${v.name}, this expert alone)`, value: v.metric.score(confusion(goldOf(v.rows), pred, classes)) }
-  }
+  const expertScore = (v: Validation) => (w: Weights) => ({ name: `${v.metric.name} (${v.name}, this expert alone)`, value: scoreOn(v, (texts) => predictAll(w, texts, cfg)) })
   const gateScore = (w: Weights) => {
     const pa = predictAll(w, va.rows.map((r) => r.text), cfg).filter((p) => (p[1] as number) > 0.5).length
     const pb = predictAll(w, vb.rows.map((r) => r.text), cfg).filter((p) => (p[1] as number) <= 0.5).length
@@ -76,19 +74,15 @@ if (spec.mixture !== undefined && data.mixture !== undefined) {
   predict = (texts) => predictMixture(m, texts, cfg)
   save = (tf, path) => saveMixture(tf, m, path)
   const fmt = (o: Omit<TrainOptions, 'classes'>) => `dim ${o.dim}, ${o.epochs} epochs of SGD from lr ${o.lr}${o.balance ? ', class-balanced loss' : ''}, seed ${o.seed}`
-  architecture = `Gated mixture of two fastText-style embedding bags over ${cfg.buckets} hashed buckets of word unigrams${cfg.wordBigrams ? ' and bigrams' : ''}${cfg.charNgrams.length ? `, char ${cfg.charNgrams.join('-')}-grams` : ''}: expert ${mx.a.name} (${mx.a.rows.length} rows; ${fmt(ma.a)}), expert ${mx.b.name} (${mx.b.rows.length} rows; ${fmt(ma.b)}), and a gate that tells their domains apart (${mx.gate.length} rows; ${fmt(ma.gate)}); probabilities are g * P_${mx.a.name} + (1 - g) * P_${mx.b.name}, one embedding table holding all three side by side.`
+  architecture = `Gated mixture of two fastText-style embedding bags over ${features}: expert ${mx.a.name} (${mx.a.rows.length} rows; ${fmt(ma.a)}), expert ${mx.b.name} (${mx.b.rows.length} rows; ${fmt(ma.b)}), and a gate that tells their domains apart (${mx.gate.length} rows; ${fmt(ma.gate)}); probabilities are g * P_${mx.a.name} + (1 - g) * P_${mx.b.name}, one embedding table holding all three side by side.`
 } else {
   const weights: Weights = train(trainSet, cfg, { ...spec.train, classes }, (w) => score((texts) => predictAll(w, texts, cfg)))
   predict = (texts) => predictAll(weights, texts, cfg)
   save = (tf, path) => saveModel(tf, weights, path)
-  architecture = `fastText-style embedding bag (dim ${spec.train.dim}, ${cfg.buckets} hashed buckets of word unigrams${cfg.wordBigrams ? ', bigrams' : ''}${cfg.charNgrams.length ? `, char ${cfg.charNgrams.join('-')}-grams` : ''}), ${spec.train.epochs} epochs of SGD from lr ${spec.train.lr}${spec.train.balance ? ', class-balanced loss' : ''}; ${trainSet.length} training rows.`
+  architecture = `fastText-style embedding bag (dim ${spec.train.dim}, ${features}), ${spec.train.epochs} epochs of SGD from lr ${spec.train.lr}${spec.train.balance ? ', class-balanced loss' : ''}; ${trainSet.length} training rows.`
 }
 
-const metrics = data.validation.map((v) => {
-  const probs = predict(v.rows.map((r) => r.text))
-  const m = confusion(goldOf(v.rows), probs.map(argmax), spec.labels.length)
-  return { dataset: v.name, split: v.split, metric: v.metric.name, value: Number(v.metric.score(m).toFixed(4)), baseline: v.metric.baseline }
-})
+const metrics = data.validation.map((v) => ({ dataset: v.name, split: v.split, metric: v.metric.name, value: Number(scoreOn(v, predict).toFixed(4)), baseline: v.metric.baseline }))
 for (const m of metrics) process.stderr.write(`  ${m.dataset} ${m.split}: ${m.metric} = ${m.value}\n`)
 
 const dir = env.TRAIN_OUT ?? join(import.meta.dirname, '..', 'model-store', op!, '1') // TRAIN_OUT: experiments elsewhere

@@ -102,9 +102,9 @@ export function periods (now: Date): Periods {
   return lastPeriods
 }
 
-/** `reset`: the ISO time at which the counter starts again (or that time as a Date) */
-export function counter (used: number, limit: number | null, reset: Date | string): Counter {
-  return { used, limit, remaining: limit === null ? null : Math.max(0, limit - used), reset: typeof reset === 'string' ? reset : reset.toISOString() }
+/** `reset`: the ISO time at which the counter starts again */
+export function counter (used: number, limit: number | null, reset: string): Counter {
+  return { used, limit, remaining: limit === null ? null : Math.max(0, limit - used), reset }
 }
 
 export function planLimits (plan: Plan, kind: QuotaKind): Limits {
