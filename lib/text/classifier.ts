@@ -1,7 +1,7 @@
 // The serving side of the trained text classifiers (manifest kind text-classifier): a TF.js
 // LayersModel (hashed-feature embedding bag, averaged, then a softmax layer) and its feature
 // configuration. One code path: a single text is a batch of one; a batch runs as one tensor batch
-// (in chunks of 256 texts to bound memory).
+// (cut into several when its texts x features x dim would pass MAX_ACTIVATIONS, to bound memory).
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { LoadedModel, ModelLoader } from '../models.js'
@@ -13,7 +13,8 @@ type Tensor = import('@tensorflow/tfjs').Tensor
 type LayersModel = import('@tensorflow/tfjs').LayersModel
 
 // A batch runs as one tensor batch unless its embedding activations (texts x features x dim) would
-// pass this many floats (64 MB): long texts are then cut into several tensor batches.
+// pass this many floats (64 MB): long texts are then cut into several tensor batches. The JS
+// embedding bag below never builds those activations, but model.predict (the fallback) does.
 const MAX_ACTIVATIONS = 16 * 1024 * 1024
 
 export const loadTextClassifier: ModelLoader = async (dir, manifest, tf) => {
@@ -44,15 +45,15 @@ export const loadTextClassifier: ModelLoader = async (dir, manifest, tf) => {
   return loaded
 }
 
-// model.predict's own slice size: the same slices give the same float results
-const SLICE = 32
-
 /**
- * The model's forward pass with the embedding lookup done in JS. tf.gather costs about 200 ns per
- * copied float on the wasm and cpu backends, most of a batch's time (2 s for 1000 long texts); the
- * rows are copied here from a copy of the table into a buffer kept between calls instead, and the
- * layers after the embedding run as model.predict runs them, so the answers are bit for bit the
- * same (test/lib/text/models.test.ts). Null, and model.predict is used, for another architecture.
+ * The model's forward pass with the embedding bag done in JS: each text's weighted sum of its
+ * feature rows (the 'average' Dot layer's output) is summed here from a copy of the table, and the
+ * layers after it run as model.predict runs them. tf.gather and the [texts x features x dim]
+ * activations it builds cost most of a batch's time (2 s for 1000 long texts), and for one short
+ * text the kernels of the embedding, reshape and dot layers cost more than the sum itself. The
+ * sums are taken in double precision, so results may differ from model.predict's float32 in the
+ * last bits (test/lib/text/models.test.ts compares them for every model in model-store). Null, and
+ * model.predict is used, for another architecture.
  */
 function embeddingBag (tf: TF, model: LayersModel): ((ids: Int32Array, weights: Float32Array, n: number, width: number) => Tensor) | null {
   const embedding = model.getLayer('features')
@@ -62,35 +63,41 @@ function embeddingBag (tf: TF, model: LayersModel): ((ids: Int32Array, weights: 
   if (embedding.getClassName() !== 'Embedding' || idsInput === undefined || model.inputLayers[0] !== idsInput || rest.length !== 1 ||
     model.outputLayers.length !== 1 || output === undefined || model.layers.some((l) => l.inboundNodes.length > 1)) return null
   const weightsInput = rest[0]!
+  // the weighted sum: Dot(axes 1) of the embedding and the weights reshaped to [texts, features, 1]
+  const average = model.layers.find((l) => l.getClassName() === 'Dot' && l.inboundNodes[0]?.inboundLayers[0] === embedding)
+  const reshape = average?.inboundNodes[0]?.inboundLayers[1]
+  const dotAxes = (average?.getConfig() as { axes?: unknown } | undefined)?.axes
+  if (average === undefined || reshape === undefined || reshape.getClassName() !== 'Reshape' || reshape.inboundNodes[0]?.inboundLayers[0] !== weightsInput ||
+    !['[-1,1]', '[null,1]'].includes(JSON.stringify((reshape.getConfig() as { targetShape?: unknown }).targetShape)) || (dotAxes !== 1 && JSON.stringify(dotAxes) !== '[1,1]')) return null
+  // nothing but the sum may read the embedding or the weights
+  const readers = (l: unknown) => model.layers.filter((x) => x.inboundNodes[0]?.inboundLayers.includes(l as never))
+  if (readers(embedding).length !== 1 || readers(weightsInput).length !== 1 || readers(reshape).length !== 1) return null
   const [w] = embedding.getWeights()
   if (w === undefined || w.shape.length !== 2) return null
   const table = w.dataSync() as Float32Array
   const rows = w.shape[0] as number
   const dim = w.shape[1] as number
-  let buffer = new Float32Array(0)
+  const skip = new Set<unknown>([idsInput, weightsInput, embedding, reshape, average])
+  const after = model.layers.filter((l) => !skip.has(l))
+  const acc = new Float64Array(dim)
   return (ids, weights, n, width) => {
-    const parts: Tensor[] = []
-    for (let s = 0; s < n; s += SLICE) {
-      const m = Math.min(SLICE, n - s)
-      const size = m * width * dim
-      if (buffer.length < size) buffer = new Float32Array(size)
-      for (let k = 0, at = s * width; k < m * width; k++, at++) {
-        const id = ids[at] as number
+    const sums = new Float32Array(n * dim)
+    for (let i = 0; i < n; i++) {
+      acc.fill(0)
+      for (let k = i * width, end = k + width; k < end; k++) {
+        const wt = weights[k] as number
+        if (wt === 0) continue
+        const id = ids[k] as number
         if (id < 0 || id >= rows) throw new Error(`feature id ${id} is outside the embedding table (${rows} rows)`)
-        buffer.set(table.subarray(id * dim, id * dim + dim), k * dim)
+        for (let d = 0, at = id * dim; d < dim; d++, at++) acc[d] = (acc[d] as number) + wt * (table[at] as number)
       }
-      // kernels run synchronously, so the next slice may reuse the buffer a backend kept a view of
-      const values = new Map<object, Tensor>([
-        [weightsInput, tf.tensor2d(weights.subarray(s * width, (s + m) * width), [m, width])],
-        [embedding, tf.tensor3d(buffer.subarray(0, size), [m, width, dim])]
-      ])
-      for (const layer of model.layers) {
-        if (values.has(layer) || layer === idsInput) continue
-        const inputs = layer.inboundNodes[0]!.inboundLayers.map((l) => values.get(l) as Tensor)
-        values.set(layer, layer.apply(inputs) as Tensor)
-      }
-      parts.push(values.get(output) as Tensor)
+      sums.set(acc, i * dim)
     }
-    return parts.length === 1 ? parts[0]! : tf.concat(parts, 0)
+    const values = new Map<object, Tensor>([[average, tf.tensor3d(sums, [n, dim, 1])]])
+    for (const layer of after) {
+      const inputs = layer.inboundNodes[0]!.inboundLayers.map((l) => values.get(l) as Tensor)
+      values.set(layer, layer.call(inputs.length === 1 ? inputs[0]! : inputs, {}) as Tensor)
+    }
+    return values.get(output) as Tensor
   }
 }

@@ -1,14 +1,17 @@
 // Every model in model-store: its manifest validates and names what it was trained on; each text
 // classifier answers probabilities summing to 1, the same for a text alone or in a batch.
 import t from 'tap'
-import { existsSync, readdirSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { Value } from '@sinclair/typebox/value'
 import { ModelManifest } from '../../../schemas/model-manifest.js'
 import { scanStore } from '../../../lib/registry.js'
 import { loadTextClassifier } from '../../../lib/text/classifier.js'
 import { getTf } from '../../../lib/tf.js'
-import { featurise } from '../../../lib/text/features.js'
+import { featurise, featuriseBatch, type FeatureConfig } from '../../../lib/text/features.js'
+import { fileIO } from '../../../lib/tf-io.js'
+
+type Tensor = import('@tensorflow/tfjs').Tensor
 
 const STORE = join(import.meta.dirname, '..', '..', '..', 'model-store')
 
@@ -46,6 +49,32 @@ t.test('text classifiers: sums to 1, batch equals single, long and empty-ish inp
     const again = await model.predict(texts)
     t.same(again, batch, `${info.name}: deterministic`)
     model.dispose()
+  }
+})
+
+t.test('text classifiers: the served embedding bag equals the saved graph run by model.predict', async (t) => {
+  const { tf } = await getTf()
+  const texts = ['I love it!', 'Stocks fell sharply today, and the bank warned of worse to come.', 'why is my order late??', '😀😀😀', 'x', 'word '.repeat(3000)]
+  const proto = tf.LayersModel.prototype as unknown as { predict: (...a: unknown[]) => unknown }
+  const original = proto.predict
+  let calls = 0
+  proto.predict = function (this: unknown, ...a: unknown[]) { calls++; return original.apply(this, a) }
+  t.teardown(() => { proto.predict = original })
+  for (const info of (await scanStore(STORE)).filter((i) => i.manifest.kind === 'text-classifier')) {
+    const served = await loadTextClassifier(info.dir, info.manifest, tf, { imageMaxPixels: 0 })
+    calls = 0
+    const got = await served.predict(texts) as number[][]
+    t.equal(calls, 0, `${info.name}: served without model.predict (the JS embedding bag)`)
+    const cfg = JSON.parse(readFileSync(join(info.dir, 'features.json'), 'utf8')) as FeatureConfig
+    const model = await tf.loadLayersModel(fileIO(join(info.dir, 'model.json')))
+    const { ids, weights, width } = featuriseBatch(texts, cfg)
+    const direct = await (model.predict([tf.tensor2d(ids, [texts.length, width], 'int32'), tf.tensor2d(weights, [texts.length, width])]) as Tensor).array() as number[][]
+    t.ok(calls > 0, 'model.predict is counted')
+    for (const [i, row] of got.entries()) {
+      const worst = Math.max(...row.map((p, c) => Math.abs(p - direct[i]![c]!)))
+      t.ok(worst < 1e-5, `${info.name}: text ${i} served = model.predict (largest difference ${worst.toExponential(1)})`)
+    }
+    served.dispose(); model.dispose()
   }
 })
 
