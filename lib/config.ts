@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { Value } from '@sinclair/typebox/value'
 import { Config } from '../schemas/env.js'
@@ -24,6 +25,28 @@ function optRate (env: Env, name: string): number | null {
 }
 function bool (env: Env, name: string): boolean {
   return /^(1|true|yes|on)$/i.test(env[name] ?? '')
+}
+
+function readOrNull (path: string): string | null {
+  try { return readFileSync(path, 'utf8') } catch { return null }
+}
+
+/**
+ * The cores this process may use: the machine's, or fewer under a container's CPU quota, which
+ * availableParallelism() does not see (a `--cpus=2` container on a 64-core host would otherwise
+ * start a worker per host core, each with its own copy of the models). Reads cgroup v2's cpu.max,
+ * then cgroup v1's CFS quota; a fractional quota counts as a whole core.
+ */
+export function cpuBudget (read: (path: string) => string | null = readOrNull, cores = availableParallelism()): number {
+  let quota: number | null = null
+  const [q2, p2] = (read('/sys/fs/cgroup/cpu.max') ?? 'max').trim().split(/\s+/)
+  if (q2 !== 'max' && Number(q2) > 0 && Number(p2 ?? 100_000) > 0) quota = Number(q2) / Number(p2 ?? 100_000)
+  for (const dir of ['/sys/fs/cgroup/cpu', '/sys/fs/cgroup/cpu,cpuacct']) {
+    if (quota !== null) break
+    const q = Number(read(`${dir}/cpu.cfs_quota_us`)); const p = Number(read(`${dir}/cpu.cfs_period_us`))
+    if (q > 0 && p > 0) quota = q / p
+  }
+  return quota === null ? cores : Math.max(1, Math.min(cores, Math.ceil(quota)))
 }
 
 /** Reads the configuration from an environment; throws a readable error on a bad value. */
@@ -53,8 +76,10 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Config> =
     imageMaxPixels: int(env, 'IMAGE_MAX_PIXELS', 50_000_000),
     imageFetchTimeoutMs: int(env, 'IMAGE_FETCH_TIMEOUT_MS', 10_000),
     microBatchWaitMs: Number(env.MICROBATCH_WAIT_MS ?? 0) || 0,
-    // one core is left to the event loop (parsing, metering, answering)
-    textWorkers: int(env, 'TEXT_WORKERS', Math.max(1, availableParallelism() - 1)),
+    // one core is left to the event loop (parsing, metering, answering); at most 4, as each worker
+    // holds its own copy of every text model (about 350 MB) and single texts are limited by the
+    // event loop, not the workers
+    textWorkers: int(env, 'TEXT_WORKERS', Math.max(1, Math.min(4, cpuBudget() - 1))),
     textQueue: int(env, 'TEXT_QUEUE', 4096),
     maxEventLoopDelayMs: int(env, 'MAX_EVENT_LOOP_DELAY_MS', 1000),
     maxHeapBytes: int(env, 'MAX_HEAP_BYTES', 0),

@@ -1,11 +1,11 @@
 // Loaders for the two image models (manifest kinds human-face and human-object). Both run in the
 // same worker pool; the pool starts with the first model and stops with the last.
-import { availableParallelism } from 'node:os'
 // sharp's advice for worker threads on glibc: load it in the main thread before any worker does
 import 'sharp'
 import type { LoadedModel, ModelLoader } from '../models.js'
 import type { ImageInput } from '../routes.js'
 import { ImagePool } from './pool.js'
+import { cpuBudget } from '../config.js'
 import type { FaceResult, ObjectResult, Op } from './types.js'
 
 let shared: { pool: ImagePool, users: number, ready: Promise<void> } | null = null
@@ -16,7 +16,7 @@ function acquire (ctx: { imageMaxPixels: number }): { pool: ImagePool, ready: Pr
     // concurrent images wait for each other (2 clients on 2 cores: object_recognizer p50 356 ms with
     // one worker, 190 ms with two), while the event loop needs little CPU per image request; each
     // worker holds its own models (about 190 MB), hence the cap on large machines
-    const size = Number(process.env.IMAGE_WORKERS) || Math.max(1, Math.min(4, availableParallelism()))
+    const size = Number(process.env.IMAGE_WORKERS) || Math.max(1, Math.min(4, cpuBudget()))
     const pool = new ImagePool({ size, maxPixels: ctx.imageMaxPixels, maxSide: 1024, objectTop: Number(process.env.OBJECT_TOP) || 5, maxQueue: Number(process.env.IMAGE_QUEUE) || 64 })
     shared = { pool, users: 0, ready: pool.start() }
   }

@@ -1,0 +1,29 @@
+// The worker pools' default sizes: the cores this process may use, under a container's CPU quota
+// where there is one, and at most 4 workers of each kind.
+import t from 'tap'
+import { cpuBudget, loadConfig } from '../../lib/config.js'
+
+const files = (f: Record<string, string>) => (path: string): string | null => f[path] ?? null
+
+t.test('cpuBudget: the machine without a quota, fewer cores under one', async (t) => {
+  t.equal(cpuBudget(files({}), 64), 64, 'no cgroup files: every core')
+  t.equal(cpuBudget(files({ '/sys/fs/cgroup/cpu.max': 'max 100000\n' }), 64), 64, 'cgroup v2 without a limit')
+  t.equal(cpuBudget(files({ '/sys/fs/cgroup/cpu.max': '200000 100000\n' }), 64), 2, 'cgroup v2, --cpus=2')
+  t.equal(cpuBudget(files({ '/sys/fs/cgroup/cpu.max': '150000 100000\n' }), 64), 2, 'a fractional quota counts as a whole core')
+  t.equal(cpuBudget(files({ '/sys/fs/cgroup/cpu.max': '50000 100000\n' }), 64), 1, 'half a core is one')
+  t.equal(cpuBudget(files({ '/sys/fs/cgroup/cpu.max': '800000 100000\n' }), 2), 2, 'a quota above the machine: the machine')
+  t.equal(cpuBudget(files({ '/sys/fs/cgroup/cpu/cpu.cfs_quota_us': '300000\n', '/sys/fs/cgroup/cpu/cpu.cfs_period_us': '100000\n' }), 64), 3, 'cgroup v1 quota')
+  t.equal(cpuBudget(files({ '/sys/fs/cgroup/cpu,cpuacct/cpu.cfs_quota_us': '400000\n', '/sys/fs/cgroup/cpu,cpuacct/cpu.cfs_period_us': '100000\n' }), 64), 4, 'cgroup v1 under its other mount name')
+  t.equal(cpuBudget(files({ '/sys/fs/cgroup/cpu/cpu.cfs_quota_us': '-1\n', '/sys/fs/cgroup/cpu/cpu.cfs_period_us': '100000\n' }), 64), 64, 'cgroup v1 without a limit')
+  t.equal(cpuBudget(files({ '/sys/fs/cgroup/cpu.max': 'garbage' }), 8), 8, 'an unreadable value: every core')
+  const here = cpuBudget()
+  t.ok(Number.isInteger(here) && here >= 1, `this machine: ${here} cores`)
+})
+
+t.test('TEXT_WORKERS defaults to the budget less one core, between 1 and 4; set, it is taken as given', async (t) => {
+  const { textWorkers } = loadConfig({})
+  t.equal(textWorkers, Math.max(1, Math.min(4, cpuBudget() - 1)))
+  t.ok(textWorkers >= 1 && textWorkers <= 4)
+  t.equal(loadConfig({ TEXT_WORKERS: '7' }).textWorkers, 7)
+  t.equal(loadConfig({ TEXT_WORKERS: '0' }).textWorkers, 0)
+})
