@@ -47,6 +47,10 @@ export function serverOptions (config: Config, logger: FastifyServerOptions['log
           }
         }
       : logger,
+    // loading and warming every model takes about 5 s on a quiet 2-core machine, but more than
+    // Fastify's default 10 s plugin timeout on a busy or slow one; a loader that fails still fails
+    // start-up at once, and one that hangs fails it after this
+    pluginTimeout: 120_000,
     bodyLimit: config.bodyLimit,
     requestTimeout: config.requestTimeoutMs,
     connectionTimeout: config.requestTimeoutMs + 5_000,
