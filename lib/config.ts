@@ -39,8 +39,9 @@ function readOrNull (path: string): string | null {
  */
 export function cpuBudget (read: (path: string) => string | null = readOrNull, cores = availableParallelism()): number {
   let quota: number | null = null
-  const [q2, p2] = (read('/sys/fs/cgroup/cpu.max') ?? 'max').trim().split(/\s+/)
-  if (q2 !== 'max' && Number(q2) > 0 && Number(p2 ?? 100_000) > 0) quota = Number(q2) / Number(p2 ?? 100_000)
+  // cgroup v2: "<quota> <period>", or "max <period>" without a limit
+  const [q2, p2 = '100000'] = (read('/sys/fs/cgroup/cpu.max') ?? 'max').trim().split(/\s+/)
+  if (Number(q2) > 0 && Number(p2) > 0) quota = Number(q2) / Number(p2)
   for (const dir of ['/sys/fs/cgroup/cpu', '/sys/fs/cgroup/cpu,cpuacct']) {
     if (quota !== null) break
     const q = Number(read(`${dir}/cpu.cfs_quota_us`)); const p = Number(read(`${dir}/cpu.cfs_period_us`))
