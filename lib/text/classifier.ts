@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { LoadedModel, ModelLoader } from '../models.js'
 import { fileIO } from '../tf-io.js'
-import { featuriseBatch, type FeatureConfig } from './features.js'
+import { featureIds, featuriseBatch, type FeatureConfig } from './features.js'
 import type { TF } from '../tf.js'
 
 type Tensor = import('@tensorflow/tfjs').Tensor
@@ -21,21 +21,22 @@ export const loadTextClassifier: ModelLoader = async (dir, manifest, tf) => {
   const cfg = JSON.parse(await readFile(join(dir, 'features.json'), 'utf8')) as FeatureConfig
   const model = await tf.loadLayersModel(fileIO(join(dir, 'model.json')))
   const dim = (model.getLayer('features').getWeights()[0]?.shape[1] as number | undefined) ?? 32
-  const forward = embeddingBag(tf, model) ?? ((ids: Int32Array, weights: Float32Array, n: number, width: number) =>
-    model.predict([tf.tensor2d(ids, [n, width], 'int32'), tf.tensor2d(weights, [n, width])]) as Tensor)
+  const forward = embeddingBag(tf, model, cfg) ?? ((texts: string[]) => {
+    const { ids, weights, width } = featuriseBatch(texts, cfg)
+    return model.predict([tf.tensor2d(ids, [texts.length, width], 'int32'), tf.tensor2d(weights, [texts.length, width])]) as Tensor
+  })
   const predict = async (texts: string[]): Promise<number[][]> => {
-    const out: number[][] = []
-    const widest = Math.max(1, ...texts.map((t) => Math.min(cfg.maxFeatures, t.length * 8)))
+    let widest = 1
+    for (const t of texts) widest = Math.max(widest, Math.min(cfg.maxFeatures, t.length * 8))
     const chunk = Math.max(1, Math.floor(MAX_ACTIVATIONS / (widest * dim)))
-    for (let start = 0; start < texts.length; start += chunk) {
-      const part = texts.slice(start, start + chunk)
-      const { ids, weights, width } = featuriseBatch(part, cfg)
-      const probs = tf.tidy(() => forward(ids, weights, part.length, width))
-      const rows = await probs.array() as number[][]
-      probs.dispose()
-      out.push(...rows)
-    }
+    if (texts.length <= chunk) return run(texts)
+    const out: number[][] = []
+    for (let start = 0; start < texts.length; start += chunk) out.push(...run(texts.slice(start, start + chunk)))
     return out
+  }
+  const run = (texts: string[]): number[][] => {
+    const probs = tf.tidy(() => forward(texts))
+    try { return probs.arraySync() as number[][] } finally { probs.dispose() }
   }
   const loaded: LoadedModel<string, number[]> = {
     manifest,
@@ -46,16 +47,17 @@ export const loadTextClassifier: ModelLoader = async (dir, manifest, tf) => {
 }
 
 /**
- * The model's forward pass with the embedding bag done in JS: each text's weighted sum of its
- * feature rows (the 'average' Dot layer's output) is summed here from a copy of the table, and the
- * layers after it run as model.predict runs them. tf.gather and the [texts x features x dim]
- * activations it builds cost most of a batch's time (2 s for 1000 long texts), and for one short
- * text the kernels of the embedding, reshape and dot layers cost more than the sum itself. The
- * sums are taken in double precision, so results may differ from model.predict's float32 in the
- * last bits (test/lib/text/models.test.ts compares them for every model in model-store). Null, and
+ * The model's forward pass with the embedding bag done in JS: each text's feature ids are hashed
+ * into a reused buffer and the mean of their rows (every feature weighs 1/count, as featurise
+ * gives it: the 'average' Dot layer's output) is summed here from a copy of the table; the layers
+ * after it run as TF.js ops (asOps). tf.gather and the [texts x features x dim] activations it
+ * builds cost most of a batch's time (2 s for 1000 long texts), and for one short text the kernels
+ * of the embedding, reshape and dot layers cost more than the sum itself. The sums are taken in
+ * double precision, so results may differ from model.predict's float32 in the last bits
+ * (test/lib/text/models.test.ts compares them for every model in model-store). Null, and
  * model.predict is used, for another architecture.
  */
-function embeddingBag (tf: TF, model: LayersModel): ((ids: Int32Array, weights: Float32Array, n: number, width: number) => Tensor) | null {
+function embeddingBag (tf: TF, model: LayersModel, cfg: FeatureConfig): ((texts: string[]) => Tensor) | null {
   const embedding = model.getLayer('features')
   const idsInput = embedding.inboundNodes[0]?.inboundLayers[0]
   const rest = model.inputLayers.filter((l) => l !== idsInput)
@@ -79,25 +81,58 @@ function embeddingBag (tf: TF, model: LayersModel): ((ids: Int32Array, weights: 
   const dim = w.shape[1] as number
   const skip = new Set<unknown>([idsInput, weightsInput, embedding, reshape, average])
   const after = model.layers.filter((l) => !skip.has(l))
+  const steps = after.map((l) => [l, asOps(tf, l)] as const)
+  const flat = readers(average).every((l) => l.getClassName() === 'Flatten')
   const acc = new Float64Array(dim)
-  return (ids, weights, n, width) => {
+  const ids = new Int32Array(Math.max(1, cfg.maxFeatures))
+  return (texts) => {
+    const n = texts.length
     const sums = new Float32Array(n * dim)
     for (let i = 0; i < n; i++) {
+      const count = featureIds(texts[i] as string, cfg, ids)
+      if (count === 0) continue
       acc.fill(0)
-      for (let k = i * width, end = k + width; k < end; k++) {
-        const wt = weights[k] as number
-        if (wt === 0) continue
+      for (let k = 0; k < count; k++) {
         const id = ids[k] as number
         if (id < 0 || id >= rows) throw new Error(`feature id ${id} is outside the embedding table (${rows} rows)`)
-        for (let d = 0, at = id * dim; d < dim; d++, at++) acc[d] = (acc[d] as number) + wt * (table[at] as number)
+        for (let d = 0, at = id * dim; d < dim; d++, at++) acc[d] = (acc[d] as number) + (table[at] as number)
       }
-      sums.set(acc, i * dim)
+      // every feature's weight is 1/count (featurise): the mean of the rows
+      const weight = Math.fround(1 / count)
+      for (let d = 0; d < dim; d++) sums[i * dim + d] = (acc[d] as number) * weight
     }
-    const values = new Map<object, Tensor>([[average, tf.tensor3d(sums, [n, dim, 1])]])
-    for (const layer of after) {
-      const inputs = layer.inboundNodes[0]!.inboundLayers.map((l) => values.get(l) as Tensor)
-      values.set(layer, layer.call(inputs.length === 1 ? inputs[0]! : inputs, {}) as Tensor)
-    }
+    // the Dot layer's output is [texts, dim, 1]; a Flatten after it would only drop the last axis
+    const values = new Map<object, Tensor>([[average, flat ? tf.tensor2d(sums, [n, dim]) : tf.tensor3d(sums, [n, dim, 1])]])
+    for (const [layer, run] of steps) values.set(layer, run(layer.inboundNodes[0]!.inboundLayers.map((l) => values.get(l) as Tensor)))
     return values.get(output) as Tensor
   }
+}
+
+type Layer = LayersModel['layers'][number]
+const FUSED = new Set(['linear', 'relu', 'relu6', 'elu', 'sigmoid'])
+
+/**
+ * A layer after the sum as the TF.js ops it runs, without the Keras layer machinery around them,
+ * which costs more than the ops themselves for a short batch: Flatten, Dense (one fused matMul with
+ * its bias and, where TF.js can fuse it, its activation; softmax and tanh after it), Multiply, Add.
+ * Any other layer, or an input of another rank, is run by layer.call.
+ */
+function asOps (tf: TF, layer: Layer): (inputs: Tensor[]) => Tensor {
+  const call = (inputs: Tensor[]) => layer.call(inputs.length === 1 ? inputs[0]! : inputs, {}) as Tensor
+  const cls = layer.getClassName()
+  if (cls === 'Flatten') return (inputs) => inputs[0]!.rank === 2 ? inputs[0]! : call(inputs)
+  if (cls === 'Multiply') return (inputs) => inputs.reduce((a, b) => tf.mul(a, b))
+  if (cls === 'Add') return (inputs) => inputs.reduce((a, b) => tf.add(a, b))
+  const cfg = layer.getConfig() as { activation?: string, useBias?: boolean }
+  const [kernel, bias] = layer.getWeights()
+  const activation = cfg.activation ?? 'linear'
+  if (cls !== 'Dense' || kernel === undefined || kernel.rank !== 2 || (cfg.useBias !== false && bias === undefined) ||
+    (!FUSED.has(activation) && activation !== 'softmax' && activation !== 'tanh')) return call
+  const b = cfg.useBias === false ? undefined : bias
+  if (FUSED.has(activation)) {
+    const fused = activation as 'linear' | 'relu' | 'relu6' | 'elu' | 'sigmoid'
+    return (inputs) => inputs[0]!.rank === 2 ? tf.fused.matMul({ a: inputs[0] as import('@tensorflow/tfjs').Tensor2D, b: kernel as import('@tensorflow/tfjs').Tensor2D, bias: b, activation: fused }) : call(inputs)
+  }
+  const then = activation === 'softmax' ? (z: Tensor) => tf.softmax(z) : (z: Tensor) => tf.tanh(z)
+  return (inputs) => inputs[0]!.rank === 2 ? then(tf.fused.matMul({ a: inputs[0] as import('@tensorflow/tfjs').Tensor2D, b: kernel as import('@tensorflow/tfjs').Tensor2D, bias: b })) : call(inputs)
 }

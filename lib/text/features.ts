@@ -42,30 +42,44 @@ const W = fnv(OFFSET, 'w ', 0, 2)
 const B = fnv(OFFSET, 'b ', 0, 2)
 const C = fnv(OFFSET, 'c ', 0, 2)
 
-/** Feature ids with equal weights summing to 1 (the model averages their vectors). */
-export function featurise (text: string, cfg: FeatureConfig): { ids: Int32Array, weights: Float32Array } {
+/**
+ * Writes the text's feature ids into `out` from index 0, at most cfg.maxFeatures of them (`out` must
+ * hold that many), and returns how many. featurise and the served embedding bag both read this.
+ */
+export function featureIds (text: string, cfg: FeatureConfig, out: Int32Array): number {
   const toks = tokens(text, cfg.maxChars)
-  const feats: number[] = []
+  const max = cfg.maxFeatures
+  let n = 0
   const [lo, hi] = cfg.charNgrams.length === 2 ? cfg.charNgrams as [number, number] : [0, -1]
-  for (let i = 0; i < toks.length && feats.length < cfg.maxFeatures; i++) {
+  for (let i = 0; i < toks.length && n < max; i++) {
     const t = toks[i] as string
-    const wordHash = fnv(W, t, 0, t.length)
-    feats.push(finish(wordHash, cfg.buckets))
-    if (cfg.wordBigrams && i + 1 < toks.length) {
+    out[n++] = finish(fnv(W, t, 0, t.length), cfg.buckets)
+    if (cfg.wordBigrams && i + 1 < toks.length && n < max) {
       const next = toks[i + 1] as string
-      feats.push(finish(fnv(Math.imul(fnv(B, t, 0, t.length) ^ 32, 16777619), next, 0, next.length), cfg.buckets))
+      out[n++] = finish(fnv(Math.imul(fnv(B, t, 0, t.length) ^ 32, 16777619), next, 0, next.length), cfg.buckets)
     }
     if (hi >= lo && t.length > 2) {
-      const w = `<${t}>`
-      for (let n = lo; n <= hi; n++) {
-        for (let j = 0; j + n <= w.length; j++) feats.push(finish(fnv(C, w, j, j + n), cfg.buckets))
+      // the n-grams of "<" + t + ">", without building that string
+      const len = t.length + 2
+      for (let g = lo; g <= hi && n < max; g++) {
+        for (let j = 0; j + g <= len && n < max; j++) {
+          let h = C
+          for (let k = j; k < j + g; k++) h = Math.imul(h ^ (k === 0 ? 60 : k === len - 1 ? 62 : t.charCodeAt(k - 1)), 16777619)
+          out[n++] = finish(h, cfg.buckets)
+        }
       }
     }
   }
-  const n = Math.min(feats.length, cfg.maxFeatures)
-  const ids = new Int32Array(n === 0 ? 1 : n)
+  return n
+}
+
+/** Feature ids with equal weights summing to 1 (the model averages their vectors). */
+export function featurise (text: string, cfg: FeatureConfig): { ids: Int32Array, weights: Float32Array } {
+  const buf = new Int32Array(Math.max(1, cfg.maxFeatures))
+  const n = featureIds(text, cfg, buf)
+  const ids = buf.slice(0, n === 0 ? 1 : n)
   const weights = new Float32Array(ids.length)
-  for (let i = 0; i < n; i++) { ids[i] = feats[i] as number; weights[i] = 1 / n }
+  if (n > 0) weights.fill(1 / n)
   return { ids, weights }
 }
 

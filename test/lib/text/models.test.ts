@@ -2,6 +2,8 @@
 // classifier answers probabilities summing to 1, the same for a text alone or in a batch.
 import t from 'tap'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Value } from '@sinclair/typebox/value'
 import { ModelManifest } from '../../../schemas/model-manifest.js'
@@ -10,6 +12,7 @@ import { loadTextClassifier } from '../../../lib/text/classifier.js'
 import { getTf } from '../../../lib/tf.js'
 import { featurise, featuriseBatch, type FeatureConfig } from '../../../lib/text/features.js'
 import { fileIO } from '../../../lib/tf-io.js'
+import type { ModelManifest as Manifest } from '../../../schemas/model-manifest.js'
 
 type Tensor = import('@tensorflow/tfjs').Tensor
 
@@ -76,6 +79,42 @@ t.test('text classifiers: the served embedding bag equals the saved graph run by
     }
     served.dispose(); model.dispose()
   }
+})
+
+t.test('text classifiers: every kind of layer after the sum, run as TF.js ops or by layer.call, equals model.predict', async (t) => {
+  // a graph with what the served models use (Flatten, Dense with fused and unfused activations,
+  // with and without a bias, Multiply, Add) and a layer the fast path does not know (Dropout)
+  const { tf } = await getTf()
+  type Sym = import('@tensorflow/tfjs').SymbolicTensor
+  const cfg: FeatureConfig = { buckets: 512, charNgrams: [3, 4], wordBigrams: true, maxFeatures: 64, maxChars: 200 }
+  const ids = tf.input({ shape: [null], dtype: 'int32', name: 'ids' })
+  const weights = tf.input({ shape: [null], name: 'weights' })
+  const emb = tf.layers.embedding({ inputDim: cfg.buckets, outputDim: 6, name: 'features', embeddingsInitializer: tf.initializers.randomNormal({ stddev: 2, seed: 1 }) }).apply(ids) as Sym
+  const w3 = tf.layers.reshape({ targetShape: [-1, 1] }).apply(weights) as Sym
+  const flat = tf.layers.flatten().apply(tf.layers.dot({ axes: 1, name: 'average' }).apply([emb, w3]) as Sym) as Sym
+  const dense = (units: number, activation: string, seed: number, useBias = true) => tf.layers.dense({ units, activation: activation as 'relu', useBias, kernelInitializer: tf.initializers.randomNormal({ stddev: 1, seed }), biasInitializer: tf.initializers.randomNormal({ stddev: 1, seed: seed + 100 }) })
+  const hidden = tf.layers.dropout({ rate: 0.5 }).apply(dense(5, 'relu', 2).apply(flat) as Sym) as Sym
+  const a = dense(3, 'tanh', 3, false).apply(hidden) as Sym
+  const b = dense(3, 'sigmoid', 4).apply(flat) as Sym
+  const c = dense(3, 'linear', 5).apply(hidden) as Sym
+  const mixed = tf.layers.add().apply([tf.layers.multiply().apply([a, b]) as Sym, c]) as Sym
+  const out = dense(3, 'softmax', 6).apply(mixed) as Sym
+  const model = tf.model({ inputs: [ids, weights], outputs: out })
+  const dir = await mkdtemp(join(tmpdir(), 'layers-'))
+  t.teardown(() => rm(dir, { recursive: true, force: true }))
+  await model.save(fileIO(join(dir, 'model.json')))
+  await writeFile(join(dir, 'features.json'), JSON.stringify(cfg))
+  const served = await loadTextClassifier(dir, { name: 'layers', version: 1, kind: 'text-classifier', labels: ['a', 'b', 'c'] } as unknown as Manifest, tf, { imageMaxPixels: 0 })
+  const texts = ['I love it!', 'why is my order late??', '', 'x', 'Stocks fell sharply today.']
+  const got = await served.predict(texts) as number[][]
+  const { ids: fi, weights: fw, width } = featuriseBatch(texts, cfg)
+  const direct = await (model.predict([tf.tensor2d(fi, [texts.length, width], 'int32'), tf.tensor2d(fw, [texts.length, width])]) as Tensor).array() as number[][]
+  for (const [i, row] of got.entries()) {
+    const worst = Math.max(...row.map((p, k) => Math.abs(p - direct[i]![k]!)))
+    t.ok(worst < 1e-5, `text ${i}: served = model.predict (largest difference ${worst.toExponential(1)})`)
+  }
+  t.ok(new Set(got.map((r) => r.map((p) => p.toFixed(4)).join())).size >= 4, 'the texts get different answers')
+  served.dispose(); model.dispose()
 })
 
 t.test('features: bounded, padded, hashed into range', async (t) => {
