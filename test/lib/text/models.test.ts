@@ -12,7 +12,6 @@ import { loadTextClassifier } from '../../../lib/text/classifier.js'
 import { getTf } from '../../../lib/tf.js'
 import { featurise, featuriseBatch, type FeatureConfig } from '../../../lib/text/features.js'
 import { fileIO } from '../../../lib/tf-io.js'
-import type { ModelManifest as Manifest } from '../../../schemas/model-manifest.js'
 
 type Tensor = import('@tensorflow/tfjs').Tensor
 
@@ -104,7 +103,7 @@ t.test('text classifiers: every kind of layer after the sum, run as TF.js ops or
   t.teardown(() => rm(dir, { recursive: true, force: true }))
   await model.save(fileIO(join(dir, 'model.json')))
   await writeFile(join(dir, 'features.json'), JSON.stringify(cfg))
-  const served = await loadTextClassifier(dir, { name: 'layers', version: 1, kind: 'text-classifier', labels: ['a', 'b', 'c'] } as unknown as Manifest, tf, { imageMaxPixels: 0 })
+  const served = await loadTextClassifier(dir, { name: 'layers', version: 1, kind: 'text-classifier', labels: ['a', 'b', 'c'] } as unknown as ModelManifest, tf, { imageMaxPixels: 0 })
   const texts = ['I love it!', 'why is my order late??', '', 'x', 'Stocks fell sharply today.']
   const got = await served.predict(texts) as number[][]
   const { ids: fi, weights: fw, width } = featuriseBatch(texts, cfg)
