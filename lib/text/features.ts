@@ -59,14 +59,9 @@ export function featureIds (text: string, cfg: FeatureConfig, out: Int32Array): 
       out[n++] = finish(fnv(Math.imul(fnv(B, t, 0, t.length) ^ 32, 16777619), next, 0, next.length), cfg.buckets)
     }
     if (hi >= lo && t.length > 2) {
-      // the n-grams of "<" + t + ">", without building that string
-      const len = t.length + 2
+      const w = `<${t}>`
       for (let g = lo; g <= hi && n < max; g++) {
-        for (let j = 0; j + g <= len && n < max; j++) {
-          let h = C
-          for (let k = j; k < j + g; k++) h = Math.imul(h ^ (k === 0 ? 60 : k === len - 1 ? 62 : t.charCodeAt(k - 1)), 16777619)
-          out[n++] = finish(h, cfg.buckets)
-        }
+        for (let j = 0; j + g <= w.length && n < max; j++) out[n++] = finish(fnv(C, w, j, j + g), cfg.buckets)
       }
     }
   }
