@@ -10,6 +10,7 @@ import { featureIds, featuriseBatch, type FeatureConfig } from './features.js'
 import type { TF } from '../tf.js'
 
 type Tensor = import('@tensorflow/tfjs').Tensor
+type Tensor2D = import('@tensorflow/tfjs').Tensor2D
 type LayersModel = import('@tensorflow/tfjs').LayersModel
 
 // A batch runs as one tensor batch unless its embedding activations (texts x features x dim) would
@@ -131,8 +132,8 @@ function asOps (tf: TF, layer: Layer): (inputs: Tensor[]) => Tensor {
   const b = cfg.useBias === false ? undefined : bias
   if (FUSED.has(activation)) {
     const fused = activation as 'linear' | 'relu' | 'relu6' | 'elu' | 'sigmoid'
-    return (inputs) => inputs[0]!.rank === 2 ? tf.fused.matMul({ a: inputs[0] as import('@tensorflow/tfjs').Tensor2D, b: kernel as import('@tensorflow/tfjs').Tensor2D, bias: b, activation: fused }) : call(inputs)
+    return (inputs) => inputs[0]!.rank === 2 ? tf.fused.matMul({ a: inputs[0] as Tensor2D, b: kernel as Tensor2D, bias: b, activation: fused }) : call(inputs)
   }
   const then = activation === 'softmax' ? (z: Tensor) => tf.softmax(z) : (z: Tensor) => tf.tanh(z)
-  return (inputs) => inputs[0]!.rank === 2 ? then(tf.fused.matMul({ a: inputs[0] as import('@tensorflow/tfjs').Tensor2D, b: kernel as import('@tensorflow/tfjs').Tensor2D, bias: b })) : call(inputs)
+  return (inputs) => inputs[0]!.rank === 2 ? then(tf.fused.matMul({ a: inputs[0] as Tensor2D, b: kernel as Tensor2D, bias: b })) : call(inputs)
 }
