@@ -59,8 +59,10 @@ async function check (app: Awaited<ReturnType<typeof build>>, req: Req): Promise
 }
 
 t.test('fuzzing every endpoint in every encoding', async (t) => {
-  // fixture text models and the real image models: every route has its model, so no 503 is expected
-  const app = await buildWithRealModels(t, ['facial_emotion', 'object_recognizer'], { fixtures: true, env: { RATE_LIMIT_ANONYMOUS: '100000', BODY_LIMIT: String(256 * 1024), TEXT_MAX_CHARS: '5000' } })
+  // fixture text models and the real image models: every route has its model, so no 503 is expected.
+  // Load shedding is off: it answers 503 to an event-loop stall, which a busy shared host can cause
+  // (seen once here, on the second request after start-up); pressure.test.ts tests it
+  const app = await buildWithRealModels(t, ['facial_emotion', 'object_recognizer'], { fixtures: true, env: { RATE_LIMIT_ANONYMOUS: '100000', BODY_LIMIT: String(256 * 1024), TEXT_MAX_CHARS: '5000', MAX_EVENT_LOOP_DELAY_MS: '0' } })
   const runs = Number(process.env.FUZZ_RUNS ?? 480)
   const seed = Number(process.env.FUZZ_SEED ?? 20261123)
   const opts = { numRuns: runs, seed, endOnFailure: true }
