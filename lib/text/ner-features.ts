@@ -118,7 +118,58 @@ function describe (w: string): Tok & { long: string } {
   return d
 }
 
-export const FEATURES = 38
+export const FEATURES = 42
+
+/** 32-bit FNV-1a of a word, as NounForms stores it */
+export const wordHash = (w: string): number => mix(OFFSET, w) >>> 0
+
+/**
+ * German capitalises every noun, so a capital says little there; a list of German common-noun forms
+ * says more: a capitalised word that is neither such a form nor ends in one (a compound's last part,
+ * "Terror|anschlag") is likely a name. Held as the sorted hashes of the forms (the model stores them
+ * so, and training uses the same table, so both see the same classes).
+ */
+export class NounForms {
+  private readonly cache = new Map<string, string>()
+  /** `hashes`: wordHash of every form, ascending, no repeats */
+  constructor (readonly hashes: Uint32Array) {}
+  static of (forms: Iterable<string>): NounForms {
+    const set = new Set<number>()
+    for (const f of forms) set.add(wordHash(f))
+    return new NounForms(Uint32Array.from(set).sort())
+  }
+
+  has (w: string): boolean {
+    const h = wordHash(w)
+    let lo = 0; let hi = this.hashes.length - 1
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1
+      const v = this.hashes[mid] as number
+      if (v === h) return true
+      if (v < h) lo = mid + 1
+      else hi = mid - 1
+    }
+    return false
+  }
+
+  /** 'n' a noun form, 'c' ends in a capitalised noun form of 4+ letters (a compound), 'o' neither */
+  classOf (w: string): string {
+    let c = this.cache.get(w)
+    if (c === undefined) {
+      if (this.cache.size > 200_000) this.cache.clear()
+      c = 'o'
+      if (this.has(w)) c = 'n'
+      else if (/^\p{Lu}\p{Ll}/u.test(w)) {
+        for (let k = 2; k <= w.length - 4; k++) {
+          const tail = w.slice(k)
+          if (this.has(tail.charAt(0).toUpperCase() + tail.slice(1))) { c = 'c'; break }
+        }
+      }
+      this.cache.set(w, c)
+    }
+    return c
+  }
+}
 
 /** Hashed feature ids of every token, token-major: ids[i * FEATURES + f] in [0, buckets). */
 /**
@@ -132,11 +183,12 @@ export const LEXICON_MIN = 2
 export const lexiconKey = (low: string): number => (mix(OFFSET, low) >>> 0) & (LEXICON_SIZE - 1)
 export const lowerForm = (w: string): string => describe(w).low
 
-export function featurise (words: string[], buckets: number, lexicon?: Uint8Array): Int32Array {
+export function featurise (words: string[], buckets: number, lexicon?: Uint8Array, nouns?: NounForms): Int32Array {
   const n = words.length
   const ids = new Int32Array(n * FEATURES)
   const toks = words.map(describe)
   const lex = (t: Tok): string => (lexicon === undefined || t === PAD_L || t === PAD_R ? '-' : String(lexicon[lexiconKey(t.low)]))
+  const noun = (t: Tok): string => (nouns === undefined || t === PAD_L || t === PAD_R ? '-' : nouns.classOf(t.w))
   const at = (i: number): Tok => (i < 0 ? PAD_L : i >= n ? PAD_R : toks[i] as Tok)
   const mask = buckets - 1
   for (let i = 0; i < n; i++) {
@@ -180,6 +232,11 @@ export function featurise (words: string[], buckets: number, lexicon?: Uint8Arra
     put(h2(lex(t), t.cap))
     put(h2(lex(p1), lex(t)))
     put(h2(lex(t), lex(n1)))
+    // the noun-form class ('-' for every word of a language without a noun list)
+    put(h2(noun(t), t.cap))
+    put(h3(noun(p1), noun(t), noun(n1)))
+    put(h3(i === 0 ? 'first' : p1.w === '.' || p1.w === ':' || p1.w === '"' ? 'after' : 'mid', t.cap, noun(t)))
+    put(h2(noun(t), lex(t)))
     if (f !== FEATURES) throw new Error(`feature templates ${f} != ${FEATURES}`)
   }
   return ids

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import type { Tensor2D } from '@tensorflow/tfjs'
 import type { LoadedModel, ModelLoader } from '../models.js'
 import { fileIO } from '../tf-io.js'
-import { CATEGORY, FEATURES, NUM_LABELS, TYPES, featurise, isBegin, tokenize, typeOf, type Token } from './ner-features.js'
+import { CATEGORY, FEATURES, NUM_LABELS, NounForms, TYPES, featurise, isBegin, tokenize, typeOf, type Token } from './ner-features.js'
 import { Scratch, marginals, viterbi } from './ner-decode.js'
 
 /**
@@ -17,8 +17,8 @@ import { Scratch, marginals, viterbi } from './ner-decode.js'
  * any article-length input, and it bounds the work a single 100 kB text can cause.
  */
 export const MAX_CHARS = 20_000
-// tokens per gather-sum: bounds the [tokens, features, labels] activation to 4096 x 38 x 9 floats
-// (5.6 MB) and lets other requests run between chunks
+// tokens per gather-sum: bounds the [tokens, features, labels] activation to 4096 x 42 x 9 floats
+// (6.2 MB) and lets other requests run between chunks
 const CHUNK = 4096
 
 // featurising and decoding are plain TypeScript: a large batch (up to the 8 MB body limit) hands
@@ -56,14 +56,18 @@ export const loadNer: ModelLoader = async (dir, manifest, tf) => {
   const meta = artifacts.userDefinedMetadata as unknown as Meta
   if (meta.features !== FEATURES || meta.labels.length !== NUM_LABELS) throw new Error('ner model.json does not match lib/text/ner-features.ts')
   const named = tf.io.decodeWeights(artifacts.weightData as ArrayBuffer, artifacts.weightSpecs ?? [])
-  const langs = new Map<string, { emissions: Tensor2D, transitions: Float32Array, lexicon?: Uint8Array, temperature: number, minConfidence: number[] }>()
+  const langs = new Map<string, { emissions: Tensor2D, transitions: Float32Array, lexicon?: Uint8Array, nouns?: NounForms, temperature: number, minConfidence: number[] }>()
   for (const lang of meta.languages) {
     const e = named[`${lang}/emissions`]; const t = named[`${lang}/transitions`]
     if (e === undefined || t === undefined) throw new Error(`ner model.json lacks weights for ${lang}`)
     const lx = named[`${lang}/lexicon`]
     const lexicon = lx === undefined ? undefined : Uint8Array.from(lx.dataSync())
     lx?.dispose()
-    langs.set(lang, { emissions: e as Tensor2D, transitions: new Float32Array(t.dataSync()), ...(lexicon !== undefined ? { lexicon } : {}), temperature: meta.temperature?.[lang] ?? 1, minConfidence: meta.minConfidence?.[lang] ?? [0, 0, 0] })
+    // German: the hashes of its common nouns' forms (training/ner-lexicon.ts germanNouns), int32 bits
+    const nx = named[`${lang}/nouns`]
+    const nouns = nx === undefined ? undefined : new NounForms(new Uint32Array(Int32Array.from(nx.dataSync()).buffer))
+    nx?.dispose()
+    langs.set(lang, { emissions: e as Tensor2D, transitions: new Float32Array(t.dataSync()), ...(lexicon !== undefined ? { lexicon } : {}), ...(nouns !== undefined ? { nouns } : {}), temperature: meta.temperature?.[lang] ?? 1, minConfidence: meta.minConfidence?.[lang] ?? [0, 0, 0] })
     t.dispose()
   }
   const fallback = langs.has('en') ? 'en' : meta.languages[0] as string
@@ -123,7 +127,7 @@ export const loadNer: ModelLoader = async (dir, manifest, tf) => {
       let at = 0
       let sinceYield = 0
       for (const t of toks) {
-        ids.set(featurise(t.map((k) => k.text), meta.buckets, model.lexicon), at * FEATURES)
+        ids.set(featurise(t.map((k) => k.text), meta.buckets, model.lexicon, model.nouns), at * FEATURES)
         at += t.length
         if ((sinceYield += t.length) > YIELD_TOKENS) { sinceYield = 0; await yieldLoop() }
       }
