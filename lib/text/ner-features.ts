@@ -171,7 +171,6 @@ export class NounForms {
   }
 }
 
-/** Hashed feature ids of every token, token-major: ids[i * FEATURES + f] in [0, buckets). */
 /**
  * The lexicon: what each (hashed, lower-cased) word was in the training data, as one byte:
  * 0 unknown (seen fewer than LEXICON_MIN times), else 1 + its most frequent type (O, PER, ORG, LOC,
@@ -183,6 +182,7 @@ export const LEXICON_MIN = 2
 export const lexiconKey = (low: string): number => (mix(OFFSET, low) >>> 0) & (LEXICON_SIZE - 1)
 export const lowerForm = (w: string): string => describe(w).low
 
+/** Hashed feature ids of every token, token-major: ids[i * FEATURES + f] in [0, buckets). */
 export function featurise (words: string[], buckets: number, lexicon?: Uint8Array, nouns?: NounForms): Int32Array {
   const n = words.length
   const ids = new Int32Array(n * FEATURES)
@@ -198,6 +198,8 @@ export function featurise (words: string[], buckets: number, lexicon?: Uint8Arra
     const o = i * FEATURES
     let f = 0
     const put = (h: number) => { ids[o + f] = (h >>> 0) & mask; f++ }
+    // where the token stands: first, after a sentence-like break, or inside
+    const pos = i === 0 ? 'first' : p1.w === '.' || p1.w === ':' || p1.w === '"' ? 'after' : 'mid'
     const h1 = (a: string) => mix(seedOf(f), a)
     const h2 = (a: string, b: string) => mix(mix(seedOf(f), a), b)
     const h3 = (a: string, b: string, c: string) => mix(mix(mix(seedOf(f), a), b), c)
@@ -221,7 +223,7 @@ export function featurise (words: string[], buckets: number, lexicon?: Uint8Arra
     put(h2(n1.sh, n2.sh))
     for (let k = 1; k <= 4; k++) put(h1(low.slice(0, k)))
     for (let k = 1; k <= 5; k++) put(h1(low.length > k ? low.slice(-k) : low))
-    put(h2(i === 0 ? 'first' : p1.w === '.' || p1.w === ':' || p1.w === '"' ? 'after' : 'mid', t.cap))
+    put(h2(pos, t.cap))
     put(h2(p1.cap, t.cap))
     put(h2(t.cap, n1.cap))
     put(h2(p1.low, t.cap))
@@ -235,7 +237,7 @@ export function featurise (words: string[], buckets: number, lexicon?: Uint8Arra
     // the noun-form class ('-' for every word of a language without a noun list)
     put(h2(noun(t), t.cap))
     put(h3(noun(p1), noun(t), noun(n1)))
-    put(h3(i === 0 ? 'first' : p1.w === '.' || p1.w === ':' || p1.w === '"' ? 'after' : 'mid', t.cap, noun(t)))
+    put(h3(pos, t.cap, noun(t)))
     put(h2(noun(t), lex(t)))
     if (f !== FEATURES) throw new Error(`feature templates ${f} != ${FEATURES}`)
   }
