@@ -1,11 +1,10 @@
 // The word lexicon feature of the NER tagger (see LEXICON_SIZE in lib/text/ner-features.ts): what
 // each word was in the training data. Training sentences see a lexicon built from the other nine
 // tenths of the data, as served text sees one built without it.
-import { LEXICON_MIN, LEXICON_SIZE, lexiconKey, lowerForm, typeOf } from '../lib/text/ner-features.js'
-import type { Sentence } from './ner-data.js'
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { NounForms } from '../lib/text/ner-features.js'
+import { LEXICON_MIN, LEXICON_SIZE, NounForms, lexiconKey, lowerForm, typeOf } from '../lib/text/ner-features.js'
+import type { Sentence } from './ner-data.js'
 
 export const FOLDS = 10
 

@@ -72,7 +72,8 @@ const sentenceLike = (s: Sentence) => s.words.length >= 8 && ['.', '!', '?'].inc
 // (noun class by capitalisation; of the word and its neighbours) 0.686, with 2 more (by position in the
 // sentence; by lexicon type) 0.689 (forms as a string set) and 0.683 (as the hashes the model stores: 2
 // of 46,527 distinct dev and WikiANN words collide with a form), the default; 0.672 -> 0.687 before
-// thresholds. Without a list the templates repeat others, so the other languages move: en 0.921 -> 0.918, es 0.792 -> 0.793, nl 0.776 -> 0.769.
+// thresholds. Without a list the templates repeat others, so the other languages move: en 0.921 ->
+// 0.918, es 0.792 -> 0.793, nl 0.776 -> 0.769.
 // NER_DE_MIX=0,1,2 picks sources by position for such experiments.
 function deMix (all: Source[]): Source[] {
   const pick = (env.NER_DE_MIX ?? '0,7,1,2,3,4').split(',').map(Number)

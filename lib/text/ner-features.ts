@@ -179,7 +179,7 @@ export class NounForms {
  */
 export const LEXICON_SIZE = 1 << 18
 export const LEXICON_MIN = 2
-export const lexiconKey = (low: string): number => (mix(OFFSET, low) >>> 0) & (LEXICON_SIZE - 1)
+export const lexiconKey = (low: string): number => wordHash(low) & (LEXICON_SIZE - 1)
 export const lowerForm = (w: string): string => describe(w).low
 
 /** Hashed feature ids of every token, token-major: ids[i * FEATURES + f] in [0, buckets). */
