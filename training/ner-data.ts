@@ -1,16 +1,18 @@
 // Readers for the NER corpora in ../shared/datasets/ner, all turned into sentences of tokens with
-// IOB2 labels over PER/ORG/LOC/MISC (indexes into LABELS of lib/text/ner-features.ts).
+// BIOES labels over PER/ORG/LOC/MISC (indexes into LABELS of lib/text/ner-features.ts): the corpora's
+// IOB2 tags with each entity's end marked (withEnds).
 import { readFileSync } from 'node:fs'
 import { need } from './data.js'
-import { LABELS, isBegin, tokenize, typeOf, type Token } from '../lib/text/ner-features.js'
+import { LABELS, isBegin, labelOf, tokenize, typeOf, withEnds, withoutEnds, type Token } from '../lib/text/ner-features.js'
 
 export interface Sentence { words: string[], labels: Uint8Array }
 
 const INDEX = new Map<string, number>(LABELS.map((l, i) => [l, i]))
 
 /**
- * Tags to IOB2 label indexes. CoNLL-2003 is IOB1 (I- opens an entity, B- only between two of one
- * type), so an I- that does not continue an entity of its type becomes B-. `map` renames or drops
+ * Tags to IOB2 label indexes (B and I only; the readers then mark the ends, withEnds). CoNLL-2003 is
+ * IOB1 (I- opens an entity, B- only between two of one type), so an I- that does not continue an
+ * entity of its type becomes B-. `map` renames or drops
  * (null: O) a corpus's own types.
  */
 export function toLabels (tags: string[], map: (type: string) => string | null = (t) => t): Uint8Array {
@@ -36,7 +38,7 @@ function columns (path: string, opts: { nounCol?: (f: string[]) => boolean, sep:
   const out: Sentence[] = []
   let words: string[] = []; let tags: string[] = []
   const flush = () => {
-    if (words.length > 0) out.push({ words, labels: toLabels(tags, opts.map) })
+    if (words.length > 0) out.push({ words, labels: withEnds(toLabels(tags, opts.map)) })
     words = []; tags = []
   }
   for (const raw of text.split(/\r?\n/)) {
@@ -111,7 +113,8 @@ export function joinWords (words: string[]): { text: string, starts: number[] } 
  * where the service may differ) would teach patterns it never sees. A token's first piece keeps its
  * label, later pieces continue its entity, except trailing punctuation where the entity ends there.
  */
-export function retokenize (s: Sentence, lang: string): Sentence {
+export function retokenize (sentence: Sentence, lang: string): Sentence {
+  const s = { words: sentence.words, labels: withoutEnds(sentence.labels) }
   const { text, starts } = joinWords(s.words)
   const toks = tokenize(text, Infinity, lang)
   const words: string[] = []
@@ -127,12 +130,12 @@ export function retokenize (s: Sentence, lang: string): Sentence {
       const next = toks[k + 1]
       const lastPiece = next === undefined || (g + 1 < starts.length && next.start >= (starts[g + 1] as number))
       const continues = g + 1 < s.words.length && (s.labels[g + 1] as number) !== 0 && !isBegin(s.labels[g + 1] as number) && typeOf(s.labels[g + 1] as number) === typeOf(y)
-      label = lastPiece && !continues && !/[\p{L}\p{N}]/u.test(tok.text) ? 0 : 2 + 2 * typeOf(y)
+      label = lastPiece && !continues && !/[\p{L}\p{N}]/u.test(tok.text) ? 0 : labelOf(typeOf(y), 1)
     }
     words.push(tok.text)
     labels.push(label)
   }
-  return { words, labels: Uint8Array.from(labels) }
+  return { words, labels: withEnds(labels) }
 }
 
 /**

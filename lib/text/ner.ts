@@ -1,12 +1,12 @@
 // The serving side of the NER tagger (manifest kind ner-tagger): per language, a [buckets, labels]
-// emission table (a TF.js weight tensor, stored uint8-quantised), a transition matrix and, for some
-// languages, a word lexicon (training/ner-lexicon.ts). A batch's tokens are featurised in
-// TypeScript, their label scores computed with one TF.js gather-sum per chunk of tokens, and each
-// text decoded with Viterbi; entity confidence is the mean forward-backward probability of its
+// emission table (a TF.js weight, stored uint8-quantised), a transition matrix and, for some
+// languages, a word lexicon (training/ner-lexicon.ts) and German's noun forms, all read from the
+// TF.js weights manifest. A batch's tokens are featurised in TypeScript, each token's label scores are
+// the sum of its features' rows of the uint8 table (scaled once), and each text is decoded with Viterbi; entity confidence is the mean forward-backward probability of its
 // tokens' labels, and entities below their type's validation-fitted threshold are left out. Spans
 // carry UTF-16 offsets into the caller's own text, so text.slice(start, end) === name.
 import { join } from 'node:path'
-import type { Tensor2D } from '@tensorflow/tfjs'
+import type { io } from '@tensorflow/tfjs'
 import type { LoadedModel, ModelLoader } from '../models.js'
 import { fileIO } from '../tf-io.js'
 import { CATEGORY, FEATURES, NUM_LABELS, NounForms, TYPES, featurise, isBegin, tokenize, typeOf, type Token } from './ner-features.js'
@@ -17,10 +17,6 @@ import { Scratch, marginals, viterbi } from './ner-decode.js'
  * any article-length input, and it bounds the work a single 100 kB text can cause.
  */
 export const MAX_CHARS = 20_000
-// tokens per gather-sum: bounds the [tokens, features, labels] activation to 4096 x 42 x 9 floats
-// (6.2 MB) and lets other requests run between chunks
-const CHUNK = 4096
-
 // featurising and decoding are plain TypeScript: a large batch (up to the 8 MB body limit) hands
 // the event loop back every this many tokens (some 10-20 ms of work) so other requests keep moving
 const YIELD_TOKENS = 8192
@@ -51,39 +47,87 @@ export function quantise (w: Float32Array, quantile = 1): { bytes: Uint8Array, s
   return { bytes, scale, min, dequantised }
 }
 
-export const loadNer: ModelLoader = async (dir, manifest, tf) => {
+/** bytes per stored element of a weight, by its quantisation or else its dtype */
+function storedBytes (spec: io.WeightsManifestEntry): number {
+  const q = spec.quantization?.dtype
+  if (q !== undefined) return q === 'uint8' ? 1 : 2
+  return spec.dtype === 'bool' ? 1 : 4
+}
+
+/**
+ * The stored bytes of each weight of a TF.js weights manifest, by name, as TF.js lays them out (one
+ * after another, in the manifest's order). The emission tables stay uint8 here: decoding them into
+ * float32 tensors (tf.io.decodeWeights) would take 4 times the memory, and the wasm backend's gather
+ * over them was 4.7 times slower than the sum below (318 against 68 ms per 10,000 tokens of 42
+ * features x 17 labels, measured).
+ */
+function storedWeights (artifacts: io.ModelArtifacts): Map<string, { spec: io.WeightsManifestEntry, bytes: Uint8Array }> {
+  const data = new Uint8Array(artifacts.weightData as ArrayBuffer)
+  const out = new Map<string, { spec: io.WeightsManifestEntry, bytes: Uint8Array }>()
+  let at = 0
+  for (const spec of artifacts.weightSpecs ?? []) {
+    const size = spec.shape.reduce((a, b) => a * b, 1) * storedBytes(spec)
+    if (at + size > data.length) throw new Error(`ner weights.bin is shorter than its manifest (${spec.name})`)
+    out.set(spec.name, { spec, bytes: data.slice(at, at + size) })
+    at += size
+  }
+  return out
+}
+
+interface Language { emissions: Uint8Array, scale: number, min: number, transitions: Float32Array, lexicon?: Uint8Array, nouns?: NounForms, temperature: number, minConfidence: number[] }
+
+export const loadNer: ModelLoader = async (dir, manifest) => {
   const artifacts = await fileIO(join(dir, 'model.json')).load!()
   const meta = artifacts.userDefinedMetadata as unknown as Meta
   if (meta.features !== FEATURES || meta.labels.length !== NUM_LABELS) throw new Error('ner model.json does not match lib/text/ner-features.ts')
-  const named = tf.io.decodeWeights(artifacts.weightData as ArrayBuffer, artifacts.weightSpecs ?? [])
-  const langs = new Map<string, { emissions: Tensor2D, transitions: Float32Array, lexicon?: Uint8Array, nouns?: NounForms, temperature: number, minConfidence: number[] }>()
+  const stored = storedWeights(artifacts)
+  const langs = new Map<string, Language>()
   for (const lang of meta.languages) {
-    const e = named[`${lang}/emissions`]; const t = named[`${lang}/transitions`]
+    const e = stored.get(`${lang}/emissions`); const t = stored.get(`${lang}/transitions`)
     if (e === undefined || t === undefined) throw new Error(`ner model.json lacks weights for ${lang}`)
-    const lx = named[`${lang}/lexicon`]
-    const lexicon = lx === undefined ? undefined : Uint8Array.from(lx.dataSync())
-    lx?.dispose()
+    const q = e.spec.quantization
+    if (q?.dtype !== 'uint8' || q.scale === undefined || q.min === undefined || e.spec.shape[0] !== meta.buckets || e.spec.shape[1] !== NUM_LABELS) {
+      throw new Error(`ner ${lang}/emissions must be a uint8-quantised [${meta.buckets}, ${NUM_LABELS}] table`)
+    }
+    if (t.spec.dtype !== 'float32' || t.spec.quantization !== undefined || t.bytes.length !== (NUM_LABELS + 1) * NUM_LABELS * 4) throw new Error(`ner ${lang}/transitions must be float32 [${NUM_LABELS + 1}, ${NUM_LABELS}]`)
+    // the lexicon: one type byte per hashed word, stored as uint8 with scale 1 and min 0
+    const lx = stored.get(`${lang}/lexicon`)
+    if (lx !== undefined && (lx.spec.quantization?.dtype !== 'uint8' || lx.spec.quantization.scale !== 1 || lx.spec.quantization.min !== 0)) throw new Error(`ner ${lang}/lexicon must be uint8 with scale 1 and min 0`)
     // German: the hashes of its common nouns' forms (training/ner-lexicon.ts germanNouns), int32 bits
-    const nx = named[`${lang}/nouns`]
-    const nouns = nx === undefined ? undefined : new NounForms(new Uint32Array(Int32Array.from(nx.dataSync()).buffer))
-    nx?.dispose()
-    langs.set(lang, { emissions: e as Tensor2D, transitions: new Float32Array(t.dataSync()), ...(lexicon !== undefined ? { lexicon } : {}), ...(nouns !== undefined ? { nouns } : {}), temperature: meta.temperature?.[lang] ?? 1, minConfidence: meta.minConfidence?.[lang] ?? [0, 0, 0] })
-    t.dispose()
+    const nx = stored.get(`${lang}/nouns`)
+    if (nx !== undefined && (nx.spec.dtype !== 'int32' || nx.spec.quantization !== undefined)) throw new Error(`ner ${lang}/nouns must be int32`)
+    langs.set(lang, {
+      emissions: e.bytes,
+      scale: q.scale,
+      min: q.min,
+      transitions: new Float32Array(t.bytes.buffer, t.bytes.byteOffset, t.bytes.length / 4),
+      ...(lx !== undefined ? { lexicon: lx.bytes } : {}),
+      ...(nx !== undefined ? { nouns: new NounForms(new Uint32Array(nx.bytes.buffer, nx.bytes.byteOffset, nx.bytes.length / 4)) } : {}),
+      temperature: meta.temperature?.[lang] ?? 1,
+      minConfidence: meta.minConfidence?.[lang] ?? [0, 0, 0]
+    })
   }
   const fallback = langs.has('en') ? 'en' : meta.languages[0] as string
   const maxChars = meta.maxChars ?? MAX_CHARS
 
-  /** label scores [tokens, labels] of the concatenated feature ids of many texts */
-  async function scores (emissions: Tensor2D, ids: Int32Array, n: number): Promise<Float32Array> {
+  /**
+   * Label scores [tokens, labels] of the concatenated feature ids of many texts: per token, the sum
+   * of its FEATURES rows of quantised weights, then scale * sum + FEATURES * min (every row's
+   * dequantised value is q * scale + min). Hands the event loop back every YIELD_TOKENS tokens.
+   */
+  async function scores (model: Language, ids: Int32Array, n: number): Promise<Float32Array> {
     const out = new Float32Array(n * NUM_LABELS)
-    for (let from = 0; from < n; from += CHUNK) {
-      const m = Math.min(CHUNK, n - from)
-      const y = tf.tidy(() => {
-        const idx = tf.tensor1d(ids.subarray(from * FEATURES, (from + m) * FEATURES), 'int32')
-        return tf.gather(emissions, idx).reshape([m, FEATURES, NUM_LABELS]).sum(1)
-      })
-      out.set(await y.data() as Float32Array, from * NUM_LABELS)
-      y.dispose()
+    const acc = new Uint32Array(NUM_LABELS)
+    const table = model.emissions
+    const offset = FEATURES * model.min
+    for (let t = 0; t < n; t++) {
+      acc.fill(0)
+      for (let f = 0; f < FEATURES; f++) {
+        const row = (ids[t * FEATURES + f] as number) * NUM_LABELS
+        for (let y = 0; y < NUM_LABELS; y++) acc[y]! += table[row + y] as number
+      }
+      for (let y = 0; y < NUM_LABELS; y++) out[t * NUM_LABELS + y] = (acc[y] as number) * model.scale + offset
+      if ((t + 1) % YIELD_TOKENS === 0) await yieldLoop()
     }
     return out
   }
@@ -131,7 +175,7 @@ export const loadNer: ModelLoader = async (dir, manifest, tf) => {
         at += t.length
         if ((sinceYield += t.length) > YIELD_TOKENS) { sinceYield = 0; await yieldLoop() }
       }
-      const E = await scores(model.emissions, ids, n)
+      const E = await scores(model, ids, n)
       at = 0
       for (const [j, x] of mine.entries()) {
         const t = toks[j] as Token[]
@@ -147,7 +191,7 @@ export const loadNer: ModelLoader = async (dir, manifest, tf) => {
     manifest,
     predict,
     async warm () { await predict(meta.languages.map((lang) => ({ text: 'Angela Merkel visited Paris.', lang }))) },
-    dispose () { for (const m of langs.values()) m.emissions.dispose() }
+    dispose () { langs.clear() }
   }
   return loaded
 }

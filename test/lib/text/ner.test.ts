@@ -2,8 +2,8 @@ import t from 'tap'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { FEATURES, LABELS, LEXICON_SIZE, NUM_LABELS, NounForms, allowed, featurise, lexiconKey, shape, tokenize } from '../../../lib/text/ner-features.js'
-import { MASK, Scratch, marginals, viterbi } from '../../../lib/text/ner-decode.js'
+import { FEATURES, LABELS, LEXICON_SIZE, NUM_LABELS, NounForms, allowed, canEnd, featurise, lexiconKey, shape, tokenize, withEnds, withoutEnds } from '../../../lib/text/ner-features.js'
+import { MASK, Scratch, marginals, marginalsLog, viterbi } from '../../../lib/text/ner-decode.js'
 import { loadNer, quantise, type Entity, type NerInput } from '../../../lib/text/ner.js'
 import { fileIO } from '../../../lib/tf-io.js'
 import { getTf } from '../../../lib/tf.js'
@@ -76,22 +76,52 @@ t.test('German noun forms: a form, a compound ending in one, neither; only the n
   t.same([...changed].sort((a, b) => a - b), [FEATURES - 4, FEATURES - 3, FEATURES - 2, FEATURES - 1], 'the four noun templates, the last ones')
 })
 
-t.test('BIO: I-X only continues X', async (t) => {
-  const I_PER = LABELS.indexOf('I-PER'); const B_PER = LABELS.indexOf('B-PER'); const B_ORG = LABELS.indexOf('B-ORG')
-  t.notOk(allowed(-1, I_PER))
-  t.notOk(allowed(0, I_PER))
-  t.notOk(allowed(B_ORG, I_PER))
-  t.ok(allowed(B_PER, I_PER))
-  t.ok(allowed(I_PER, B_PER))
-  // emissions that prefer an ill-formed sequence (O, I-PER) still decode to a well-formed one
-  const E = new Float32Array(2 * NUM_LABELS)
-  E[0] = 1; E[NUM_LABELS + I_PER] = 5; E[NUM_LABELS + B_PER] = 4
+t.test('BIOES: I-X and E-X only continue X, and every entity ends with E-X or S-X', async (t) => {
+  const L = (name: string) => LABELS.indexOf(name as (typeof LABELS)[number])
+  const [B_PER, I_PER, E_PER, S_PER, B_ORG, S_ORG, B_LOC, S_LOC] = ['B-PER', 'I-PER', 'E-PER', 'S-PER', 'B-ORG', 'S-ORG', 'B-LOC', 'S-LOC'].map(L) as [number, number, number, number, number, number, number, number]
+  t.notOk(allowed(-1, I_PER)); t.notOk(allowed(-1, E_PER)); t.notOk(allowed(0, I_PER))
+  t.notOk(allowed(B_ORG, I_PER), 'another type')
+  t.notOk(allowed(I_PER, B_PER), 'an open entity must end first')
+  t.notOk(allowed(B_PER, 0)); t.notOk(allowed(E_PER, I_PER))
+  t.ok(allowed(B_PER, I_PER)); t.ok(allowed(I_PER, E_PER)); t.ok(allowed(B_PER, E_PER))
+  t.ok(allowed(E_PER, B_PER)); t.ok(allowed(S_PER, S_ORG)); t.ok(allowed(-1, S_PER)); t.ok(allowed(0, 0))
+  t.same([0, B_PER, I_PER, E_PER, S_PER].map(canEnd), [true, false, false, true, true])
+  // the corpora's IOB2 labels (B and I only) get their ends, and lose them again
+  const bio = Uint8Array.from([0, B_PER, I_PER, B_PER, 0, B_LOC, L('I-LOC'), L('I-LOC')])
+  const bioes = withEnds(bio)
+  t.same([...bioes], [0, B_PER, E_PER, S_PER, 0, B_LOC, L('I-LOC'), L('E-LOC')])
+  t.same([...withoutEnds(bioes)], [...bio])
+  t.same([...withEnds([S_LOC])], [S_LOC], 'already ended')
+  // emissions that prefer an ill-formed sequence (O, I-PER, then B-PER at the end) still decode to a well-formed one
+  const E = new Float32Array(3 * NUM_LABELS)
+  E[0] = 1; E[NUM_LABELS + I_PER] = 5; E[NUM_LABELS + B_PER] = 4; E[2 * NUM_LABELS + B_PER] = 5
   const T = new Float32Array((NUM_LABELS + 1) * NUM_LABELS)
-  const out = viterbi(E, T, 2, new Uint8Array(2), new Scratch())
-  t.ok(allowed(-1, out[0] as number) && allowed(out[0] as number, out[1] as number))
-  const p = marginals(E, T, 2, out, 1, new Scratch())
+  const out = viterbi(E, T, 3, new Uint8Array(3), new Scratch())
+  t.ok(allowed(-1, out[0] as number) && allowed(out[0] as number, out[1] as number) && allowed(out[1] as number, out[2] as number), `${[...out]}`)
+  t.ok(canEnd(out[2] as number), 'the last token closes its entity')
+  const p = marginals(E, T, 3, out, 1, new Scratch())
   t.ok(p.every((x) => x > 0 && x <= 1))
   t.equal(MASK.length, (NUM_LABELS + 1) * NUM_LABELS)
+})
+
+t.test('marginals: the probability-space pass agrees with the log-space one, and falls back to it where it would underflow', async (t) => {
+  let seed = 7
+  const rand = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648 }
+  let worst = 0
+  for (let trial = 0; trial < 400; trial++) {
+    const n = 1 + Math.floor(rand() * 30)
+    // score spreads from a unit to thousands, temperatures from 0.5 to 45: the wide ones take the log-space path
+    const spread = [1, 10, 100, 3000][trial % 4] as number
+    const temperature = [0.5, 1, 8, 45][Math.floor(trial / 4) % 4] as number
+    const E = Float32Array.from({ length: n * NUM_LABELS }, () => (rand() - 0.5) * spread)
+    const T = Float32Array.from({ length: (NUM_LABELS + 1) * NUM_LABELS }, () => (rand() - 0.5) * spread)
+    const labels = viterbi(E, T, n, new Uint8Array(n), new Scratch())
+    const fast = marginals(E, T, n, labels, temperature, new Scratch())
+    const slow = marginalsLog(E, T, n, labels, temperature, new Scratch())
+    for (let i = 0; i < n; i++) worst = Math.max(worst, Math.abs((fast[i] as number) - (slow[i] as number)))
+    if (!fast.every((p) => p > 0 && p <= 1 + 1e-9)) t.fail(`trial ${trial}: ${[...fast]}`)
+  }
+  t.ok(worst < 1e-9, `largest difference ${worst}`)
 })
 
 t.test('uint8 quantisation keeps 0 exact and the rest within half a step', async (t) => {
@@ -102,17 +132,17 @@ t.test('uint8 quantisation keeps 0 exact and the rest within half a step', async
 })
 
 t.test('the loader serves a model folder written in the trained format', async (t) => {
-  // a hand-made model: every token scores B-PER except lower-case ones (through the bias bucket
+  // a hand-made model: every token scores S-PER (a one-token name) except lower-case ones (through the bias bucket
   // and the word bucket), so the whole path from files to offsets is checked without training
   const dir = mkdtempSync(join(tmpdir(), 'ner-test-'))
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   const { tf } = await getTf()
   const buckets = 1 << 12
   const W = new Float32Array(buckets * NUM_LABELS)
-  const B_PER = LABELS.indexOf('B-PER')
+  const S_PER = LABELS.indexOf('S-PER')
   for (const w of ['Ada', 'Zoë']) {
     const ids = featurise([w], buckets)
-    W[(ids[2] as number) * NUM_LABELS + B_PER] = 10 // template 2: the word as written
+    W[(ids[2] as number) * NUM_LABELS + S_PER] = 10 // template 2: the word as written
   }
   const q = quantise(W)
   const T = new Float32Array((NUM_LABELS + 1) * NUM_LABELS)
@@ -148,17 +178,17 @@ t.test('the loader serves a model folder written in the trained format', async (
 })
 
 t.test('the loader reads a language\'s noun forms and features its texts with them', async (t) => {
-  // a hand-made German model that scores B-LOC only through the noun template "not a noun form, title case"
+  // a hand-made German model that scores S-LOC only through the noun template "not a noun form, title case"
   const dir = mkdtempSync(join(tmpdir(), 'ner-test-'))
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   const { tf } = await getTf()
   const buckets = 1 << 16
   const nouns = NounForms.of(['Festival', 'Anschlag'])
   const W = new Float32Array(buckets * NUM_LABELS)
-  const B_LOC = LABELS.indexOf('B-LOC')
+  const S_LOC = LABELS.indexOf('S-LOC')
   // template FEATURES - 4 hashes (noun class, capitalisation): the id of ('o', 'title')
   const id = (featurise(['Rostock'], buckets, undefined, nouns)[FEATURES - 4]) as number
-  W[id * NUM_LABELS + B_LOC] = 10
+  W[id * NUM_LABELS + S_LOC] = 10
   const q = quantise(W)
   const T = new Float32Array((NUM_LABELS + 1) * NUM_LABELS)
   const data = Buffer.concat([Buffer.from(q.bytes), Buffer.from(T.buffer), Buffer.from(nouns.hashes.buffer)])
@@ -176,6 +206,36 @@ t.test('the loader reads a language\'s noun forms and features its texts with th
   const model = await loadNer(dir, manifest, tf, { imageMaxPixels: 0 }) as LoadedModel<NerInput, Entity[]>
   t.teardown(() => model.dispose())
   const [found] = await model.predict([{ text: 'Das Festival in Rostock', lang: 'de' }])
-  // "Das" is title case and no noun form either: it scores B-LOC as well, "Festival" (a form) does not
+  // "Das" is title case and no noun form either: it scores S-LOC as well, "Festival" (a form) does not
   t.same(found?.map((e) => e.name), ['Das', 'Rostock'])
+})
+
+t.test('the loader refuses weights that do not match their manifest, naming what is wrong', async (t) => {
+  const { tf } = await getTf()
+  const manifest = { name: 'ner', version: 1, kind: 'ner-tagger', description: '', languages: ['en'], labels: ['name', 'group', 'place'], inputs: [], outputs: [], files: [], training: { command: '', data: [] }, metrics: [], created: '2026-01-01T00:00:00Z' } as ModelManifest
+  const buckets = 1 << 8
+  const q = quantise(new Float32Array(buckets * NUM_LABELS).fill(1))
+  const T = new Float32Array((NUM_LABELS + 1) * NUM_LABELS)
+  const write = async (emissions: Record<string, unknown>, data: Buffer) => {
+    const dir = mkdtempSync(join(tmpdir(), 'ner-test-'))
+    t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+    await fileIO(join(dir, 'model.json')).save!({
+      format: 'ner-perceptron',
+      weightSpecs: [
+        { name: 'en/emissions', shape: [buckets, NUM_LABELS], dtype: 'float32', ...emissions },
+        { name: 'en/transitions', shape: [NUM_LABELS + 1, NUM_LABELS], dtype: 'float32' }
+      ],
+      weightData: data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer,
+      userDefinedMetadata: { buckets, features: FEATURES, labels: [...LABELS], languages: ['en'], maxChars: 1000 }
+    })
+    return dir
+  }
+  const uint8 = { quantization: { dtype: 'uint8', scale: q.scale, min: q.min } }
+  const whole = Buffer.concat([Buffer.from(q.bytes), Buffer.from(T.buffer)])
+  const ok = await loadNer(await write(uint8, whole), manifest, tf, { imageMaxPixels: 0 })
+  t.ok(ok, 'the whole file loads')
+  ok.dispose()
+  await t.rejects(loadNer(await write(uint8, whole.subarray(0, whole.length - 4)), manifest, tf, { imageMaxPixels: 0 }), /shorter than its manifest \(en\/transitions\)/)
+  const floats = Buffer.concat([Buffer.from(new Float32Array(buckets * NUM_LABELS).buffer), Buffer.from(T.buffer)])
+  await t.rejects(loadNer(await write({}, floats), manifest, tf, { imageMaxPixels: 0 }), /uint8-quantised/)
 })
