@@ -12,8 +12,7 @@ const INDEX = new Map<string, number>(LABELS.map((l, i) => [l, i]))
 /**
  * Tags to IOB2 label indexes (B and I only; the readers then mark the ends, withEnds). CoNLL-2003 is
  * IOB1 (I- opens an entity, B- only between two of one type), so an I- that does not continue an
- * entity of its type becomes B-. `map` renames or drops
- * (null: O) a corpus's own types.
+ * entity of its type becomes B-. `map` renames or drops (null: O) a corpus's own types.
  */
 export function toLabels (tags: string[], map: (type: string) => string | null = (t) => t): Uint8Array {
   const out = new Uint8Array(tags.length)

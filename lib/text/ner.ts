@@ -1,10 +1,11 @@
 // The serving side of the NER tagger (manifest kind ner-tagger): per language, a [buckets, labels]
 // emission table (a TF.js weight, stored uint8-quantised), a transition matrix and, for some
 // languages, a word lexicon (training/ner-lexicon.ts) and German's noun forms, all read from the
-// TF.js weights manifest. A batch's tokens are featurised in TypeScript, each token's label scores are
-// the sum of its features' rows of the uint8 table (scaled once), and each text is decoded with Viterbi; entity confidence is the mean forward-backward probability of its
-// tokens' labels, and entities below their type's validation-fitted threshold are left out. Spans
-// carry UTF-16 offsets into the caller's own text, so text.slice(start, end) === name.
+// TF.js weights manifest. A batch's tokens are featurised in TypeScript, each token's label scores
+// are the sum of its features' rows of the uint8 table (scaled once), and each text is decoded with
+// Viterbi; entity confidence is the mean forward-backward probability of its tokens' labels, and
+// entities below their type's validation-fitted threshold are left out. Spans carry UTF-16 offsets
+// into the caller's own text, so text.slice(start, end) === name.
 import { join } from 'node:path'
 import type { io } from '@tensorflow/tfjs'
 import type { LoadedModel, ModelLoader } from '../models.js'
