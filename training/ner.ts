@@ -8,12 +8,12 @@
 // measured by 5-fold cross-validation (crossValidate below, about 7 minutes), then trained on all
 // of it. `npm run train -- ner --cv-de` runs only that cross-validation and writes nothing.
 // NER_LANGS=en,de, NER_EPOCHS, NER_BUCKETS, NER_DE_MIX, NER_DE_GOLD, NER_DE_ADAPT=0, NER_DE_LEXW,
-// NER_DE_LEX=0, NER_DE_NOUNS=0 and NER_OUT override for experiments only.
+// NER_DE_LEX=0, NER_DE_NOUNS=0, NER_DE_NAMES=0, NER_NAMES_MINPOP and NER_OUT override for experiments only.
 import { mkdir, writeFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileIO } from '../lib/tf-io.js'
-import { FEATURES, LABELS, LEXICON_SIZE, NUM_LABELS, featurise, type NounForms } from '../lib/text/ner-features.js'
-import { FOLDS, GERMAN_NOUNS, germanNouns, lexicons } from './ner-lexicon.js'
+import { FEATURES, LABELS, LEXICON_SIZE, NUM_LABELS, featurise, NAME_KINDS, type NounForms } from '../lib/text/ner-features.js'
+import { FOLDS, GERMAN_NOUNS, NAME_LISTS, germanNouns, lexicons, nameLists } from './ner-lexicon.js'
 import { rng, shuffle } from './fasttext.js'
 import { MAX_CHARS, quantise } from '../lib/text/ner.js'
 import { clearCommonNouns, conll2002, conll2003, europeana, germevalDev, germevalDevSources, retokenize, wikiann, type Sentence } from './ner-data.js'
@@ -79,6 +79,9 @@ const sentenceLike = (s: Sentence) => s.words.length >= 8 && ['.', '!', '?'].inc
 // 0.647 0.693 0.676 0.703 0.691 -> 0.676 0.701 0.682 0.725 0.703; before thresholds 0.687 -> 0.690); with
 // decoding that also forbids a sentence to end inside an entity, and a threshold grid reaching down to
 // 0.1, 0.696 (0.691 before thresholds); shipped: the sentence-end rule with the grid below, 0.696 (0.691).
+// Name lists (first names, surnames, places: nameLists in ner-lexicon.ts) marked on the noun class: with
+// every GeoNames place of 1,000+ people 0.6997 (0.695 before thresholds; folds 0.663 0.710 0.680 0.729
+// 0.712), with places of 15,000+ 0.705 (0.708; 0.668 0.729 0.691 0.732 0.702), shipped.
 // NER_DE_MIX=0,1,2 picks sources by position for such experiments.
 function deMix (all: Source[]): Source[] {
   const pick = (env.NER_DE_MIX ?? '0,7,1,2,3,4').split(',').map(Number)
@@ -221,8 +224,12 @@ const buffers: Buffer[] = []
 /** the German noun forms' hashes, read by the served tagger as an int32 tensor */
 function saveNouns (lang: string, nouns: NounForms | undefined): void {
   if (nouns === undefined) return
-  weightSpecs.push({ name: `${lang}/nouns`, shape: [nouns.hashes.length], dtype: 'int32' })
-  buffers.push(Buffer.from(nouns.hashes.buffer, nouns.hashes.byteOffset, nouns.hashes.byteLength))
+  const save = (name: string, hashes: Uint32Array) => {
+    weightSpecs.push({ name: `${lang}/${name}`, shape: [hashes.length], dtype: 'int32' })
+    buffers.push(Buffer.from(hashes.buffer, hashes.byteOffset, hashes.byteLength))
+  }
+  save('nouns', nouns.hashes)
+  if (nouns.names !== undefined) for (const k of NAME_KINDS) save(`names-${k}`, nouns.names[k])
 }
 const metrics: Array<{ dataset: string, split: string, metric: string, value: number, baseline: string }> = []
 const notes: string[] = []
@@ -243,9 +250,14 @@ for (const lang of langs) {
   }
   let nouns: NounForms | undefined
   if (spec.nouns === true) {
-    const g = germanNouns()
+    const names = env.NER_DE_NAMES === '0' ? undefined : await nameLists()
+    const g = germanNouns(names)
     nouns = g.nouns
     data.push({ ...GERMAN_NOUNS, name: `${GERMAN_NOUNS.name} [${lang}, a feature, not training sentences]`, split: `every case and number of ${g.lemmas} nouns: ${g.forms} forms, stored as ${nouns.hashes.length} hashes`, rows: g.forms })
+    if (names !== undefined && nouns.names !== undefined) {
+      const n = nouns.names
+      data.push({ ...NAME_LISTS, name: `${NAME_LISTS.name} [${lang}, a feature, not training sentences]`, split: `one-word names: ${names.first.size} first names, ${names.last.size} surnames, ${names.place.size} places, stored as ${n.first.length} + ${n.last.length} + ${n.place.length} hashes`, rows: names.first.size + names.last.size + names.place.size })
+    }
   }
   if (spec.cv !== undefined) {
     crossValidate(lang, spec, spec.cv, trainSents, retok, nouns)
@@ -309,7 +321,7 @@ const manifest = {
     command: 'npm run train -- ner',
     seed: SEED,
     data,
-    notes: `${BUCKETS} hashed buckets x ${NUM_LABELS} labels per language, ${FEATURES} feature templates per token (words and lower-cased words in a +-2 window, word bigrams, shapes, prefixes and suffixes, capitalisation patterns; for ${langs.filter((l) => LANGS[l]?.nouns === true).join(', ') || 'no language'}, whether a word is, or ends in, a common-noun form of german-pos-dict, its capitalisation saying little where every noun has one), emission tables quantised to uint8; training and validation sentences re-cut by the service's tokeniser (labels carried over) so that both see what serving sees; for ${langs.filter((l) => LANGS[l]?.lexicon === true).join(', ')}, a lexicon (hashed lower-cased word -> its most frequent type in the training data, jackknifed over 10 folds in training); confidence is the mean forward-backward probability of an entity's token labels, with a per-language temperature fitted to validation log-loss. ${notes.join('; ')}. ${langs.some((l) => LANGS[l]?.val !== undefined) ? `${langs.filter((l) => LANGS[l]?.val !== undefined).join(', ')}: epoch count, temperature and confidence threshold are selected on the validation sets the metrics below come from, so those figures are slightly optimistic.` : ''} Texts are read up to ${MAX_CHARS} UTF-16 code units.`
+    notes: `${BUCKETS} hashed buckets x ${NUM_LABELS} labels per language, ${FEATURES} feature templates per token (words and lower-cased words in a +-2 window, word bigrams, shapes, prefixes and suffixes, capitalisation patterns; for ${langs.filter((l) => LANGS[l]?.nouns === true).join(', ') || 'no language'}, whether a word is, or ends in, a common-noun form of german-pos-dict, its capitalisation saying little where every noun has one, and whether it is a listed first name, surname or place (the name lists below)), emission tables quantised to uint8; training and validation sentences re-cut by the service's tokeniser (labels carried over) so that both see what serving sees; for ${langs.filter((l) => LANGS[l]?.lexicon === true).join(', ')}, a lexicon (hashed lower-cased word -> its most frequent type in the training data, jackknifed over 10 folds in training); confidence is the mean forward-backward probability of an entity's token labels, with a per-language temperature fitted to validation log-loss. ${notes.join('; ')}. ${langs.some((l) => LANGS[l]?.val !== undefined) ? `${langs.filter((l) => LANGS[l]?.val !== undefined).join(', ')}: epoch count, temperature and confidence threshold are selected on the validation sets the metrics below come from, so those figures are slightly optimistic.` : ''} Texts are read up to ${MAX_CHARS} UTF-16 code units.`
   },
   metrics,
   created: new Date().toISOString()

@@ -170,28 +170,21 @@ export const wordHash = (w: string): number => mix(OFFSET, w) >>> 0
  */
 export class NounForms {
   private readonly cache = new Map<string, string>()
-  /** `hashes`: wordHash of every form, ascending, no repeats */
-  constructor (readonly hashes: Uint32Array) {}
-  static of (forms: Iterable<string>): NounForms {
-    const set = new Set<number>()
-    for (const f of forms) set.add(wordHash(f))
-    return new NounForms(Uint32Array.from(set).sort())
+  /**
+   * `hashes`: wordHash of every form, ascending, no repeats. `names`: the same for one-word names
+   * from name lists (first names, surnames, places), which add their marks to a word's class.
+   */
+  constructor (readonly hashes: Uint32Array, readonly names?: Names) {}
+  static of (forms: Iterable<string>, names?: { first: Iterable<string>, last: Iterable<string>, place: Iterable<string> }): NounForms {
+    return new NounForms(hashSet(forms), names === undefined ? undefined : { first: hashSet(names.first), last: hashSet(names.last), place: hashSet(names.place) })
   }
 
-  has (w: string): boolean {
-    const h = wordHash(w)
-    let lo = 0; let hi = this.hashes.length - 1
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1
-      const v = this.hashes[mid] as number
-      if (v === h) return true
-      if (v < h) lo = mid + 1
-      else hi = mid - 1
-    }
-    return false
-  }
+  has (w: string): boolean { return hasHash(this.hashes, wordHash(w)) }
 
-  /** 'n' a noun form, 'c' ends in a capitalised noun form of 4+ letters (a compound), 'o' neither */
+  /**
+   * 'n' a noun form, 'c' ends in a capitalised noun form of 4+ letters (a compound), 'o' neither;
+   * then, with name lists, F if it is a listed first name, L a surname, P a place.
+   */
   classOf (w: string): string {
     let c = this.cache.get(w)
     if (c === undefined) {
@@ -204,10 +197,38 @@ export class NounForms {
           if (this.has(tail.charAt(0).toUpperCase() + tail.slice(1))) { c = 'c'; break }
         }
       }
+      if (this.names !== undefined) {
+        const h = wordHash(w)
+        if (hasHash(this.names.first, h)) c += 'F'
+        if (hasHash(this.names.last, h)) c += 'L'
+        if (hasHash(this.names.place, h)) c += 'P'
+      }
       this.cache.set(w, c)
     }
     return c
   }
+}
+
+export const NAME_KINDS = ['first', 'last', 'place'] as const
+export type Names = Record<typeof NAME_KINDS[number], Uint32Array>
+
+/** the words' hashes, ascending, no repeats */
+function hashSet (words: Iterable<string>): Uint32Array {
+  const set = new Set<number>()
+  for (const w of words) set.add(wordHash(w))
+  return Uint32Array.from(set).sort()
+}
+
+function hasHash (sorted: Uint32Array, h: number): boolean {
+  let lo = 0; let hi = sorted.length - 1
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1
+    const v = sorted[mid] as number
+    if (v === h) return true
+    if (v < h) lo = mid + 1
+    else hi = mid - 1
+  }
+  return false
 }
 
 /**

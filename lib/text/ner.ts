@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import type { io } from '@tensorflow/tfjs'
 import type { LoadedModel, ModelLoader } from '../models.js'
 import { fileIO } from '../tf-io.js'
-import { CATEGORY, FEATURES, NUM_LABELS, NounForms, TYPES, featurise, isBegin, tokenize, typeOf, type Token } from './ner-features.js'
+import { CATEGORY, FEATURES, NAME_KINDS, NUM_LABELS, NounForms, TYPES, featurise, isBegin, tokenize, typeOf, type Token } from './ner-features.js'
 import { Scratch, marginals, viterbi } from './ner-decode.js'
 
 /**
@@ -95,15 +95,24 @@ export const loadNer: ModelLoader = async (dir, manifest) => {
     const lx = stored.get(`${lang}/lexicon`)
     if (lx !== undefined && (lx.spec.quantization?.dtype !== 'uint8' || lx.spec.quantization.scale !== 1 || lx.spec.quantization.min !== 0)) throw new Error(`ner ${lang}/lexicon must be uint8 with scale 1 and min 0`)
     // German: the hashes of its common nouns' forms (training/ner-lexicon.ts germanNouns), int32 bits
-    const nx = stored.get(`${lang}/nouns`)
-    if (nx !== undefined && (nx.spec.dtype !== 'int32' || nx.spec.quantization !== undefined)) throw new Error(`ner ${lang}/nouns must be int32`)
+    const hashes = (name: string): Uint32Array | undefined => {
+      const x = stored.get(`${lang}/${name}`)
+      if (x === undefined) return undefined
+      if (x.spec.dtype !== 'int32' || x.spec.quantization !== undefined) throw new Error(`ner ${lang}/${name} must be int32`)
+      return new Uint32Array(x.bytes.buffer, x.bytes.byteOffset, x.bytes.length / 4)
+    }
+    const nounHashes = hashes('nouns')
+    // and the name lists' (training/ner-lexicon.ts nameLists): all three or none
+    const lists = NAME_KINDS.map((k) => hashes(`names-${k}`))
+    if (lists.some((l) => l !== undefined) && (nounHashes === undefined || lists.some((l) => l === undefined))) throw new Error(`ner ${lang}: the name lists need the noun forms and one another`)
+    const names = lists[0] !== undefined ? { first: lists[0], last: lists[1] as Uint32Array, place: lists[2] as Uint32Array } : undefined
     langs.set(lang, {
       emissions: e.bytes,
       scale: q.scale,
       min: q.min,
       transitions: new Float32Array(t.bytes.buffer, t.bytes.byteOffset, t.bytes.length / 4),
       ...(lx !== undefined ? { lexicon: lx.bytes } : {}),
-      ...(nx !== undefined ? { nouns: new NounForms(new Uint32Array(nx.bytes.buffer, nx.bytes.byteOffset, nx.bytes.length / 4)) } : {}),
+      ...(nounHashes !== undefined ? { nouns: new NounForms(nounHashes, names) } : {}),
       temperature: meta.temperature?.[lang] ?? 1,
       minConfidence: meta.minConfidence?.[lang] ?? [0, 0, 0]
     })

@@ -76,6 +76,28 @@ t.test('German noun forms: a form, a compound ending in one, neither; only the n
   t.same([...changed].sort((a, b) => a - b), [FEATURES - 4, FEATURES - 3, FEATURES - 2, FEATURES - 1], 'the four noun templates, the last ones')
 })
 
+t.test('name lists add their marks to the noun class: F first name, L surname, P place', async (t) => {
+  const nouns = NounForms.of(['Haus', 'Koch'], { first: ['Angela', 'Wolf'], last: ['Merkel', 'Wolf', 'Koch'], place: ['Rostock', 'Haus', 'Merkel'] })
+  t.equal(nouns.classOf('Angela'), 'oF')
+  t.equal(nouns.classOf('Wolf'), 'oFL', 'in two lists: both marks')
+  t.equal(nouns.classOf('Merkel'), 'oLP')
+  t.equal(nouns.classOf('Haus'), 'nP', 'a noun form that is also a place keeps both')
+  t.equal(nouns.classOf('Koch'), 'nL')
+  t.equal(nouns.classOf('Rostocker'), 'o', 'whole words only')
+  t.equal(nouns.classOf('rostock'), 'o', 'as written')
+  // rebuilt from its hashes (as the loader does), it answers the same
+  const again = new NounForms(nouns.hashes, nouns.names)
+  for (const w of ['Angela', 'Wolf', 'Haus', 'Rostocker']) t.equal(again.classOf(w), nouns.classOf(w), w)
+  // without name lists the classes are the noun forms' alone
+  t.equal(NounForms.of(['Haus']).classOf('Merkel'), 'o')
+  const words = ['Angela', 'Merkel', 'in', 'Rostock']
+  const plain = featurise(words, 1 << 20, undefined, NounForms.of(['Haus', 'Koch']))
+  const named = featurise(words, 1 << 20, undefined, nouns)
+  const changed = new Set<number>()
+  for (let i = 0; i < plain.length; i++) if (plain[i] !== named[i]) changed.add(i % FEATURES)
+  t.same([...changed].sort((a, b) => a - b), [FEATURES - 4, FEATURES - 3, FEATURES - 2, FEATURES - 1], 'only the four noun templates see them')
+})
+
 t.test('BIOES: I-X and E-X only continue X, and every entity ends with E-X or S-X', async (t) => {
   const L = (name: string) => LABELS.indexOf(name as (typeof LABELS)[number])
   const [B_PER, I_PER, E_PER, S_PER, B_ORG, S_ORG, B_LOC, S_LOC] = ['B-PER', 'I-PER', 'E-PER', 'S-PER', 'B-ORG', 'S-ORG', 'B-LOC', 'S-LOC'].map(L) as [number, number, number, number, number, number, number, number]
@@ -208,6 +230,42 @@ t.test('the loader reads a language\'s noun forms and features its texts with th
   const [found] = await model.predict([{ text: 'Das Festival in Rostock', lang: 'de' }])
   // "Das" is title case and no noun form either: it scores S-LOC as well, "Festival" (a form) does not
   t.same(found?.map((e) => e.name), ['Das', 'Rostock'])
+})
+
+t.test('the loader reads the name lists beside the noun forms, all three or none', async (t) => {
+  const { tf } = await getTf()
+  const buckets = 1 << 16
+  const nouns = NounForms.of(['Festival'], { first: ['Ada'], last: ['Lovelace'], place: ['Rostock'] })
+  const W = new Float32Array(buckets * NUM_LABELS)
+  // S-LOC only through the noun template of ('oP', title case): a listed place
+  const id = (featurise(['Rostock'], buckets, undefined, nouns)[FEATURES - 4]) as number
+  W[id * NUM_LABELS + LABELS.indexOf('S-LOC')] = 10
+  const q = quantise(W)
+  const T = new Float32Array((NUM_LABELS + 1) * NUM_LABELS)
+  const names = nouns.names!
+  const save = async (kinds: ReadonlyArray<'first' | 'last' | 'place'>) => {
+    const dir = mkdtempSync(join(tmpdir(), 'ner-test-'))
+    t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+    const data = Buffer.concat([Buffer.from(q.bytes), Buffer.from(T.buffer), Buffer.from(nouns.hashes.buffer), ...kinds.map((k) => Buffer.from(names[k].buffer))])
+    await fileIO(join(dir, 'model.json')).save!({
+      format: 'ner-perceptron',
+      weightSpecs: [
+        { name: 'de/emissions', shape: [buckets, NUM_LABELS], dtype: 'float32', quantization: { dtype: 'uint8', scale: q.scale, min: q.min } },
+        { name: 'de/transitions', shape: [NUM_LABELS + 1, NUM_LABELS], dtype: 'float32' },
+        { name: 'de/nouns', shape: [nouns.hashes.length], dtype: 'int32' },
+        ...kinds.map((k) => ({ name: `de/names-${k}`, shape: [names[k].length], dtype: 'int32' as const }))
+      ],
+      weightData: data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength),
+      userDefinedMetadata: { buckets, features: FEATURES, labels: [...LABELS], languages: ['de'], maxChars: 1000 }
+    })
+    return dir
+  }
+  const manifest = { name: 'ner', version: 1, kind: 'ner-tagger', description: '', languages: ['de'], labels: ['name', 'group', 'place'], inputs: [], outputs: [], files: [], training: { command: '', data: [] }, metrics: [], created: '2026-01-01T00:00:00Z' } as ModelManifest
+  const model = await loadNer(await save(['first', 'last', 'place']), manifest, tf, { imageMaxPixels: 0 }) as LoadedModel<NerInput, Entity[]>
+  t.teardown(() => model.dispose())
+  const [found] = await model.predict([{ text: 'Das Festival in Rostock mit Ada', lang: 'de' }])
+  t.same(found?.map((e) => e.name), ['Rostock'], 'only the listed place: "Das" and "Ada" have other classes')
+  await t.rejects(loadNer(await save(['first', 'place']), manifest, tf, { imageMaxPixels: 0 }), /name lists need the noun forms and one another/)
 })
 
 t.test('the loader refuses weights that do not match their manifest, naming what is wrong', async (t) => {
