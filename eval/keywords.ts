@@ -1,10 +1,12 @@
 // Keyphrase evaluation (called by npm run eval): F1@10, P@10 and R@10 on the Inspec validation
 // abstracts, scoring the served model through its loader (lib/text/keywords.ts) by Porter2 stem
-// keys, beside two baselines of our own on the same candidates and split: TF-IDF and PositionRank.
+// keys, beside two baselines of our own on the same candidates and split: TF-IDF and PositionRank,
+// and the untrained stopword ranker that serves es, nl and de, run on the same abstracts in English.
 import type { ModelInfo } from '../lib/registry.js'
 import type { TF } from '../lib/tf.js'
 import { loadKeywords, type Keyword, type KeywordInput } from '../lib/text/keywords.js'
 import { phraseKey, type Analysed } from '../lib/text/keywords-features.js'
+import { STOPWORD_LANGUAGES, stopwordKeyphrases } from '../lib/text/keywords-stopwords.js'
 import type { LoadedModel } from '../lib/models.js'
 import { average, keyphraseDocs, oracle, positionRanker, scoreDoc, tfidfRanker, type KeyDoc, type Scores } from '../training/keywords-data.js'
 import type { EvalRow } from './images.js'
@@ -21,6 +23,7 @@ export async function evaluate (info: ModelInfo, tf: TF, log: (s: string) => voi
   const score = (rank: (d: KeyDoc) => string[]) => average(val.map((d) => scoreDoc(rank(d), d.gold)))
   const systems: Array<[string, Scores]> = [
     [`${info.name} v${info.version}`, score((d) => (served[val.indexOf(d)] ?? []).map((k) => phraseKey(k.keyword)))],
+    [`stopword ranker (serves ${STOPWORD_LANGUAGES.join(', ')}), English stopwords`, score((d) => stopwordKeyphrases(d.text, 'en', 10).map((k) => phraseKey(k.keyword)))],
     ['baseline: TF-IDF (ours)', score((d) => tfidf(d.a as Analysed))],
     ['baseline: PositionRank (ours)', score((d) => positionRanker(d.a))],
     ['ceiling: gold candidates first', score(oracle)]

@@ -1,12 +1,15 @@
 // The serving side of the keyphrase ranker (manifest kind keyword-ranker): noun-phrase candidates
 // with features computed in TypeScript (lib/text/keywords-features.ts, the same code training used)
 // and a small dense TF.js network that scores them. Texts are read up to MAX_CHARS characters.
+// Other languages (es, nl, de) have no keyphrase data here: an untrained stopword ranker serves them
+// (lib/text/keywords-stopwords.ts).
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Tensor } from '@tensorflow/tfjs'
 import type { LoadedModel, ModelLoader } from '../models.js'
 import { fileIO } from '../tf-io.js'
-import { analyse, featurise, FEATURES, getNlp, MAX_CHARS, rankCandidates, type KeywordTables } from './keywords-features.js'
+import { analyse, featurise, FEATURES, getNlp, MAX_CHARS, rankCandidates, type Analysed, type KeywordTables } from './keywords-features.js'
+import { stopwordKeyphrases } from './keywords-stopwords.js'
 
 export interface Keyword { keyword: string, confidence_score: number }
 export interface KeywordInput { text: string, lang: string }
@@ -46,18 +49,25 @@ export const loadKeywords: ModelLoader = async (dir, manifest, tf) => {
   }
 
   const predict = async (inputs: KeywordInput[]): Promise<Keyword[][]> => {
-    const docs = []
+    const docs: Array<{ a: Analysed, from: number } | { other: Keyword[] }> = []
     const rows: Float32Array[] = []
     let read = 0
-    for (const { text } of inputs) {
-      const a = analyse(text)
-      docs.push({ a, from: rows.length })
-      rows.push(...featurise(a, cfg.tables))
+    for (const { text, lang } of inputs) {
+      if (lang === 'en') {
+        const a = analyse(text)
+        docs.push({ a, from: rows.length })
+        rows.push(...featurise(a, cfg.tables))
+      } else {
+        // es, nl, de (the route lets no other code through): the untrained stopword ranker
+        docs.push({ other: stopwordKeyphrases(text, lang, TOP) })
+      }
       read += Math.min(text.length, MAX_CHARS)
       if (read >= YIELD_CHARS) { read = 0; await pause() }
     }
     const scores = rows.length === 0 ? new Float32Array(0) : await scoreRows(rows)
-    return docs.map(({ a, from }) => {
+    return docs.map((doc) => {
+      if ('other' in doc) return doc.other
+      const { a, from } = doc
       const seen = new Set<string>()
       const out: Keyword[] = []
       for (const { candidate, score } of rankCandidates(a, scores.subarray(from, from + a.candidates.length))) {

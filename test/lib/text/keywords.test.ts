@@ -3,6 +3,7 @@ import t from 'tap'
 import { join } from 'node:path'
 import { analyse, featurise, FEATURES, MAX_CHARS, phraseKey, type KeywordTables } from '../../../lib/text/keywords-features.js'
 import { loadKeywords, type Keyword, type KeywordInput } from '../../../lib/text/keywords.js'
+import { stopwordKeyphrases, stopwordsOf } from '../../../lib/text/keywords-stopwords.js'
 import { scanStore } from '../../../lib/registry.js'
 import { getTf } from '../../../lib/tf.js'
 import type { LoadedModel } from '../../../lib/models.js'
@@ -66,7 +67,7 @@ t.test('the trained ranker through its loader', { skip: hasRealModel('keywords')
   const { tf } = await getTf()
   const info = (await scanStore(MODEL_STORE)).find((i) => i.name === 'keywords')!
   t.equal(info.manifest.kind, 'keyword-ranker')
-  t.same(info.manifest.languages, ['en'])
+  t.same(info.manifest.languages, ['en', 'es', 'nl', 'de'])
   const f1 = info.manifest.metrics.find((m) => m.metric === 'F1@10')
   t.ok(f1 !== undefined && f1.value >= 0.30, `validation F1@10 ${f1?.value}`)
   const model = await loadKeywords(info.dir, info.manifest, tf, { imageMaxPixels: 0 }) as LoadedModel<KeywordInput, Keyword[]>
@@ -106,4 +107,28 @@ t.test('the model folder stays small', { skip: hasRealModel('keywords') ? false 
   const dir = join(MODEL_STORE, 'keywords', '1')
   const bytes = readdirSync(dir).reduce((s, f) => s + statSync(join(dir, f)).size, 0)
   t.ok(bytes < 5 * 1024 * 1024, `${(bytes / 1024 / 1024).toFixed(2)} MB`)
+})
+
+t.test('the stopword ranker (es, nl, de): content-word phrases, best first, none inside a better one', async (t) => {
+  const text = 'Die Bundesregierung plant neue Regeln für erneuerbare Energien.\n\nErneuerbare   Energien sollen bis 2030 die Hälfte des Strombedarfs decken. Kritiker halten die Regeln für erneuerbare Energien für zu schwach.'
+  const got = stopwordKeyphrases(text, 'de', 10)
+  t.ok(got.length > 0 && got.length <= 10)
+  t.equal(got[0]?.confidence_score, 1, 'the best scores 1')
+  const stop = stopwordsOf('de')
+  t.ok(stop.has('die') && stop.has('für'), 'the German stopword list is loaded')
+  for (const [i, k] of got.entries()) {
+    t.ok(k.confidence_score >= 0 && k.confidence_score <= 1)
+    if (i > 0) t.ok(k.confidence_score <= got[i - 1]!.confidence_score, 'best first')
+    const words = k.keyword.toLowerCase().split(' ')
+    t.notOk(words.some((w) => stop.has(w)), `no stopword in "${k.keyword}"`)
+    t.ok(words.length <= 4, 'at most 4 words')
+    t.notMatch(k.keyword, /\s{2,}|\n/, 'spacing normalised')
+    for (const better of got.slice(0, i)) t.notOk(` ${better.keyword.toLowerCase()} `.includes(` ${k.keyword.toLowerCase()} `), `"${k.keyword}" is not inside "${better.keyword}"`)
+  }
+  t.equal(got[0]?.keyword.toLowerCase(), 'erneuerbare energien', got.map((k) => k.keyword).join(', '))
+  t.same(stopwordKeyphrases('', 'de', 10), [])
+  t.same(stopwordKeyphrases('und oder aber ... !', 'de', 10), [], 'stopwords and punctuation only')
+  t.equal(stopwordKeyphrases(text, 'de', 2).length, 2, 'top is respected')
+  // the cut at 20,000 characters: a phrase only past it is never seen
+  t.notOk(stopwordKeyphrases('x '.repeat(10_000) + 'Quantencomputer Quantencomputer', 'de', 10).some((k) => /quanten/i.test(k.keyword)))
 })

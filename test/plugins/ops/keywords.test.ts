@@ -51,12 +51,27 @@ t.test('the trained keyphrase ranker behind /v4/keywords', { skip: hasRealModel(
     for (const [i, text] of texts.entries()) t.same(batch.keywords[i], ((await one(text)).json() as Reply).keywords, `text ${i}`)
   })
 
-  t.test('English only: other lang_code values answer 400 JSON; en and omitted agree', async (t) => {
-    for (const lang of ['de', 'es', 'nl', 'fr', 'xx']) {
+  t.test('es, nl and de get the stopword ranker; other lang_code values answer 400 JSON; en and omitted agree', async (t) => {
+    const texts: Record<string, [string, string]> = {
+      de: ['Die Bundesregierung plant neue Regeln für erneuerbare Energien. Erneuerbare Energien sollen bis 2030 die Hälfte des Strombedarfs decken. Kritiker halten die Regeln für erneuerbare Energien für zu schwach.', 'erneuerbare energien'],
+      es: ['El cambio climático amenaza la producción de alimentos. Los expertos advierten que el cambio climático reducirá las cosechas de trigo. La producción de alimentos debe adaptarse al cambio climático.', 'cambio climático'],
+      nl: ['De gemeente Amsterdam investeert in openbaar vervoer. Het openbaar vervoer moet schoner worden. Elektrische bussen vervangen de oude bussen in het openbaar vervoer.', 'openbaar vervoer']
+    }
+    for (const [lang, [text, expected]] of Object.entries(texts)) {
+      const res = await one(text, { lang_code: lang })
+      t.equal(res.statusCode, 200, lang)
+      const { keywords } = res.json() as Reply
+      t.ok(keywords.length > 0 && keywords.length <= 10, lang)
+      const words = keywords.map((k) => k.keyword.toLowerCase())
+      t.ok(words.slice(0, 3).includes(expected), `${lang}: ${words.join(', ')}`)
+      const batch = (await app.inject({ method: 'POST', url: '/v4/keywords_batch', payload: { api_key: KEY, lang_code: lang, text: ['...', text] } })).json() as { keywords: Reply['keywords'][] }
+      t.same(batch.keywords, [[], keywords], `${lang}: batch results are the single results, in order`)
+    }
+    for (const lang of ['fr', 'xx']) {
       const res = await one(ABSTRACT, { lang_code: lang })
       t.equal(res.statusCode, 400, lang)
       t.match(res.headers['content-type'], /application\/json/)
-      t.match(res.json(), { code: 400, message: new RegExp(`"${lang}" is not supported by keywords; supported: en`) })
+      t.match(res.json(), { code: 400, message: new RegExp(`"${lang}" is not supported by keywords; supported: en, es, nl, de`) })
     }
     t.same((await one(ABSTRACT, { lang_code: 'en' })).json(), (await one(ABSTRACT)).json())
   })
