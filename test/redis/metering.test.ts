@@ -46,7 +46,7 @@ t.test('batches charged by size, concurrently, against one quota', async (t) => 
 t.test('day and month rollover, and refund on 5xx', async (t) => {
   const redis = await TestRedis.start(t)
   let now = new Date('2026-03-31T23:59:58.000Z')
-  const app = await build(t, { env: { REDIS_URL: redis.url, QUOTA_TEXT_DAILY: '1', QUOTA_TEXT_MONTHLY: '2' }, clock: () => now })
+  const app = await build(t, { env: { REDIS_URL: redis.url, QUOTA_TEXT_DAILY: '1', QUOTA_TEXT_MONTHLY: '2', REDIS_TIMEOUT_MS: '5000', MAX_EVENT_LOOP_DELAY_MS: '0' }, clock: () => now })
   t.equal((await post(app, '/v4/intent', { api_key: KEY, text: 'win a free prize' })).statusCode, 200)
   t.equal((await post(app, '/v4/intent', { api_key: KEY, text: 'win a free prize' })).statusCode, 403)
   now = new Date('2026-04-01T00:00:00.500Z')
