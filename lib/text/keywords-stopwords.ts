@@ -8,8 +8,7 @@
 // English stopwords), where `npm run eval` prints its figure beside the trained English ranker.
 import { createRequire } from 'node:module'
 import { MAX_CHARS } from './keywords-features.js'
-
-export interface RankedPhrase { keyword: string, confidence_score: number }
+import type { Keyword } from './keywords.js'
 
 /** the languages this ranker serves (English has the trained one) */
 export const STOPWORD_LANGUAGES = ['es', 'nl', 'de'] as const
@@ -17,6 +16,7 @@ export const STOPWORD_LANGUAGES = ['es', 'nl', 'de'] as const
 const MAX_WORDS = 4
 const TOKEN = /[\p{L}\p{M}\p{N}]+(?:[-'’][\p{L}\p{M}\p{N}]+)*|[^\s\p{L}\p{M}\p{N}]/gu
 const LETTER = /\p{L}/u
+const DIGIT = /\p{N}/u
 const SENTENCE_END = new Set(['.', '!', '?', ';', ':', '¿', '¡'])
 
 const stopwords = new Map<string, Set<string>>()
@@ -34,7 +34,7 @@ export function stopwordsOf (lang: string): Set<string> {
 interface Phrase { key: string, surface: string, words: string[], count: number }
 
 /** At most `top` keyphrases of `text`, best first; confidence is the score over the best one's. */
-export function stopwordKeyphrases (raw: string, lang: string, top: number): RankedPhrase[] {
+export function stopwordKeyphrases (raw: string, lang: string, top: number): Keyword[] {
   const text = raw.length > MAX_CHARS ? raw.slice(0, MAX_CHARS) : raw
   const stop = stopwordsOf(lang)
   // runs of content words, with each word's sentence index
@@ -46,7 +46,7 @@ export function stopwordKeyphrases (raw: string, lang: string, top: number): Ran
   const close = () => { if (run.length > 0) runs.push(run); run = [] }
   for (const m of text.matchAll(TOKEN)) {
     const w = m[0]
-    if (!LETTER.test(w) && !/\p{N}/u.test(w)) {
+    if (!LETTER.test(w) && !DIGIT.test(w)) {
       close()
       if (SENTENCE_END.has(w)) sentence++
       continue
@@ -74,16 +74,14 @@ export function stopwordKeyphrases (raw: string, lang: string, top: number): Ran
       }
     }
   }
-  const weight = (w: string): number => {
-    const f = tf.get(w) ?? 1
-    // frequent, early, and part of longer terms
-    return Math.log(1 + f) * ((degree.get(w) ?? f) / f) / Math.log(2 + (firstSentence.get(w) ?? 0))
-  }
+  // a word weighs more for being frequent, early, and part of longer terms
+  const weight = new Map<string, number>()
+  for (const [w, f] of tf) weight.set(w, Math.log(1 + f) * ((degree.get(w) ?? f) / f) / Math.log(2 + (firstSentence.get(w) ?? 0)))
   const scored = [...phrases.values()].map((p) => {
-    const mean = p.words.reduce((a, w) => a + weight(w), 0) / p.words.length
+    const mean = p.words.reduce((a, w) => a + (weight.get(w) as number), 0) / p.words.length
     return { p, score: mean * Math.log(1 + p.count) * Math.sqrt(p.words.length) }
   }).sort((a, b) => b.score - a.score || a.p.key.localeCompare(b.p.key))
-  const out: RankedPhrase[] = []
+  const out: Keyword[] = []
   const chosen: string[] = []
   const best = scored[0]?.score ?? 0
   for (const { p, score } of scored) {
