@@ -23,6 +23,8 @@ export interface TrainOptions {
   quiet?: boolean
   /** independent sigmoid per class (one-vs-rest) instead of a softmax */
   multiLabel?: boolean
+  /** ReLU units over the word-vector mean (0 or absent: the mean itself) */
+  hidden?: number
 }
 export interface Weights {
   E: Float32Array
@@ -31,8 +33,13 @@ export interface Weights {
   dim: number
   classes: number
   buckets: number
-  /** word-vector dimensions after the bag (0: none) */
+  /** word-vector dimensions (0: none) */
   vdim?: number
+  /** ReLU units over the word-vector mean (0: the mean goes to the output layer as it is) */
+  hidden?: number
+  /** [vdim x hidden] and [hidden]: the ReLU layer over the word-vector mean */
+  V?: Float32Array
+  bv?: Float32Array
   multiLabel?: boolean
 }
 
@@ -65,17 +72,28 @@ export function shuffle<T> (xs: T[], rand: () => number): T[] {
   return xs
 }
 
-/** logits into p; h (dim + vdim) holds the hidden vector afterwards */
+/** logits into p; h (hiddenWidth) holds the bag and the word-vector part afterwards */
 export function logits (w: Weights, ids: Int32Array, weights: Float32Array, h: Float32Array, p: Float32Array, vec?: Float32Array): void {
   const vdim = w.vdim ?? 0
-  const width = w.dim + vdim
+  const width = hiddenWidth(w)
   h.fill(0)
   for (let k = 0; k < ids.length; k++) {
     const off = (ids[k] as number) * w.dim
     const wk = weights[k] as number
     for (let d = 0; d < w.dim; d++) h[d]! += wk * (w.E[off + d] as number)
   }
-  if (vdim > 0 && vec !== undefined) h.set(vec, w.dim)
+  if (vdim > 0 && vec !== undefined) {
+    const H = w.hidden ?? 0
+    if (H === 0) h.set(vec, w.dim)
+    else {
+      const V = w.V as Float32Array; const bv = w.bv as Float32Array
+      for (let j = 0; j < H; j++) {
+        let z = bv[j] as number
+        for (let d = 0; d < vdim; d++) z += (vec[d] as number) * (V[d * H + j] as number)
+        h[w.dim + j] = z > 0 ? z : 0
+      }
+    }
+  }
   for (let c = 0; c < w.classes; c++) {
     let z = w.b[c] as number
     for (let d = 0; d < width; d++) z += (h[d] as number) * (w.W[d * w.classes + c] as number)
@@ -100,7 +118,7 @@ function activate (w: Weights, p: Float32Array): void {
   for (let c = 0; c < w.classes; c++) p[c]! /= sum
 }
 
-export const hiddenWidth = (w: Weights) => w.dim + (w.vdim ?? 0)
+export const hiddenWidth = (w: Weights) => w.dim + ((w.vdim ?? 0) > 0 ? (w.hidden || w.vdim || 0) : 0)
 
 export function predictAll (w: Weights, texts: string[], cfg: FeatureConfig, vectors?: WordVectors): number[][] {
   const h = new Float32Array(hiddenWidth(w))
@@ -124,14 +142,25 @@ export function train (examples: Example[], cfg: FeatureConfig, opts: TrainOptio
   const rand = rng(opts.seed)
   const { dim, classes } = opts
   const vdim = vectors?.dim ?? 0
-  const width = dim + vdim
+  const H = vdim > 0 ? (opts.hidden ?? 0) : 0
   const multi = opts.multiLabel === true
-  const w: Weights = { E: new Float32Array(cfg.buckets * dim), W: new Float32Array(width * classes), b: new Float32Array(classes), dim, classes, buckets: cfg.buckets, vdim, multiLabel: multi }
+  const w: Weights = { E: new Float32Array(cfg.buckets * dim), W: new Float32Array(0), b: new Float32Array(classes), dim, classes, buckets: cfg.buckets, vdim, hidden: H, multiLabel: multi }
+  const width = hiddenWidth(w)
+  w.W = new Float32Array(width * classes)
   for (let i = dim; i < w.E.length; i++) w.E[i] = (rand() * 2 - 1) / dim // row 0 (padding) stays zero
+  if (H > 0) {
+    // He-style uniform init for the ReLU layer; the output weights of its units start small
+    w.V = new Float32Array(vdim * H).map(() => (rand() * 2 - 1) * Math.sqrt(6 / vdim))
+    w.bv = new Float32Array(H).fill(0.01)
+    for (let i = dim * classes; i < w.W.length; i++) w.W[i] = (rand() * 2 - 1) * 0.01
+  }
+  const du = new Float32Array(H)
   const feats = examples.map((e) => ({ ...featuriseWith(e.text, cfg, vectors), label: e.label, weight: e.weight ?? 1 }))
+  // class balance over the weighted rows (a class of few but heavy rows is not rare), at most 10x
   const counts = new Array<number>(classes).fill(0)
-  for (const e of examples) if (e.label >= 0) counts[e.label]!++
-  const cw = counts.map((c) => opts.balance ? examples.length / (classes * Math.max(1, c)) : 1)
+  let mass = 0
+  for (const e of examples) { mass += e.weight ?? 1; if (e.label >= 0) counts[e.label]! += e.weight ?? 1 }
+  const cw = counts.map((c) => opts.balance ? Math.min(10, mass / (classes * Math.max(1e-9, c))) : 1)
   const h = new Float32Array(width); const p = new Float32Array(classes); const g = new Float32Array(classes); const dh = new Float32Array(width)
   const total = opts.epochs * feats.length
   let step = 0
@@ -161,9 +190,19 @@ export function train (examples: Example[], cfg: FeatureConfig, opts: TrainOptio
         const hd = h[d] as number
         for (let c = 0; c < classes; c++) {
           const idx = d * classes + c
-          if (d < dim) dh[d]! += (w.W[idx] as number) * (g[c] as number)
+          if (d < dim || H > 0) dh[d]! += (w.W[idx] as number) * (g[c] as number)
           w.W[idx]! -= lr * (hd * (g[c] as number) + (opts.l2 ?? 0) * (w.W[idx] as number))
         }
+      }
+      if (H > 0 && ex.vec !== undefined) {
+        const V = w.V as Float32Array; const bv = w.bv as Float32Array
+        for (let j = 0; j < H; j++) du[j] = (h[dim + j] as number) > 0 ? dh[dim + j] as number : 0
+        for (let d = 0; d < vdim; d++) {
+          const x = lr * (ex.vec[d] as number)
+          if (x === 0) continue
+          for (let j = 0; j < H; j++) V[d * H + j]! -= x * (du[j] as number)
+        }
+        for (let j = 0; j < H; j++) bv[j]! -= lr * (du[j] as number)
       }
       for (let c = 0; c < classes; c++) w.b[c]! -= lr * (g[c] as number)
       for (let k = 0; k < ex.ids.length; k++) {
@@ -179,9 +218,9 @@ export function train (examples: Example[], cfg: FeatureConfig, opts: TrainOptio
   return w
 }
 
-/** Divides the output layer by a temperature (calibration): the saved model then gives softmax(z / T) or sigmoid(z / T). */
-export function withTemperature (w: Weights, t: number): Weights {
-  return { ...w, W: w.W.map((x) => x / t), b: w.b.map((x) => x / t) }
+/** Divides the output layer by a temperature and adds a bias per label (calibration): the saved model then gives softmax(z / T + d) or sigmoid(z / T + d). */
+export function withTemperature (w: Weights, t: number, bias?: number[]): Weights {
+  return { ...w, W: w.W.map((x) => x / t), b: w.b.map((x, c) => x / t + (bias?.[c] ?? 0)) }
 }
 
 type SymbolicTensor = import('@tensorflow/tfjs').SymbolicTensor
@@ -197,15 +236,18 @@ export async function saveModel (tf: TF, w: Weights, path: string): Promise<void
   const vdim = w.vdim ?? 0
   const inputs = [ids, weights]
   let hidden = flat
+  const H = vdim > 0 ? (w.hidden ?? 0) : 0
   if (vdim > 0) {
     const vectors = tf.input({ shape: [vdim], name: 'vectors' })
     inputs.push(vectors)
-    hidden = tf.layers.concatenate({ axis: -1, name: 'hidden' }).apply([flat, vectors]) as SymbolicTensor
+    const meaning = H > 0 ? tf.layers.dense({ units: H, activation: 'relu', name: 'meaning' }).apply(vectors) as SymbolicTensor : vectors
+    hidden = tf.layers.concatenate({ axis: -1, name: 'hidden' }).apply([flat, meaning]) as SymbolicTensor
   }
   const out = tf.layers.dense({ units: w.classes, activation: w.multiLabel === true ? 'sigmoid' : 'softmax', name: 'classes' }).apply(hidden) as SymbolicTensor
   const model = tf.model({ inputs, outputs: out })
   model.getLayer('features').setWeights([tf.tensor2d(w.E, [w.buckets, w.dim])])
-  model.getLayer('classes').setWeights([tf.tensor2d(w.W, [w.dim + vdim, w.classes]), tf.tensor1d(w.b)])
+  if (H > 0) model.getLayer('meaning').setWeights([tf.tensor2d(w.V as Float32Array, [vdim, H]), tf.tensor1d(w.bv as Float32Array)])
+  model.getLayer('classes').setWeights([tf.tensor2d(w.W, [hiddenWidth(w), w.classes]), tf.tensor1d(w.b)])
   await model.save(fileIO(path))
   model.dispose()
 }

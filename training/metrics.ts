@@ -48,16 +48,17 @@ export function ece (probs: number[][], gold: number[], bins = 15): number {
 }
 
 /** The temperature T minimising the negative log-likelihood of softmax(z / T) (or sigmoid per label, gold -1: no label) on held rows. */
-export function fitTemperature (logits: number[][], gold: number[], multiLabel: boolean): number {
+export function fitTemperature (logits: number[][], gold: number[], multiLabel: boolean, weights?: number[]): number {
   const nll = (t: number) => {
     let s = 0
     logits.forEach((z, i) => {
+      const k = weights?.[i] ?? 1
       if (multiLabel) {
-        z.forEach((v, c) => { const p = 1 / (1 + Math.exp(-v / t)); s -= Math.log(Math.max(1e-12, c === gold[i] ? p : 1 - p)) })
+        z.forEach((v, c) => { const p = 1 / (1 + Math.exp(-v / t)); s -= k * Math.log(Math.max(1e-12, c === gold[i] ? p : 1 - p)) })
       } else {
         const m = Math.max(...z)
         const sum = z.reduce((a, v) => a + Math.exp((v - m) / t), 0)
-        s -= (z[gold[i] as number]! - m) / t - Math.log(sum)
+        s -= k * ((z[gold[i] as number]! - m) / t - Math.log(sum))
       }
     })
     return s
@@ -78,4 +79,35 @@ export function fitsTemperature (text: string): boolean {
   let h = 40503
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619)
   return ((h >>> 0) & 1) === 0
+}
+
+/**
+ * Temperature and a bias per label (vector scaling without the rotation): logits z become
+ * z / T + d. The bias undoes the prior shift of class-balanced training (a rare class is
+ * over-weighted, so its scores come out too high). Alternates the temperature's search with
+ * gradient steps on the biases, on weighted held rows.
+ */
+export function fitCalibration (logits: number[][], gold: number[], multiLabel: boolean, weights?: number[]): { temperature: number, bias: number[] } {
+  const classes = logits[0]?.length ?? 0
+  const bias = new Array<number>(classes).fill(0)
+  const w = weights ?? logits.map(() => 1)
+  const total = w.reduce((a, b) => a + b, 0)
+  let temperature = 1
+  for (let round = 0; round < 4; round++) {
+    temperature = fitTemperature(logits.map((z) => z.map((v, c) => v + bias[c]! * temperature)), gold, multiLabel, w)
+    for (let step = 0; step < 150; step++) {
+      const grad = new Array<number>(classes).fill(0)
+      logits.forEach((z, i) => {
+        const s = z.map((v, c) => v / temperature + bias[c]!)
+        if (multiLabel) {
+          s.forEach((v, c) => { grad[c]! += w[i]! * (1 / (1 + Math.exp(-v)) - (c === gold[i] ? 1 : 0)) })
+        } else {
+          const m = Math.max(...s); const e = s.map((v) => Math.exp(v - m)); const sum = e.reduce((a, b) => a + b, 0)
+          e.forEach((v, c) => { grad[c]! += w[i]! * (v / sum - (c === gold[i] ? 1 : 0)) })
+        }
+      })
+      for (let c = 0; c < classes; c++) bias[c]! -= 2 * grad[c]! / total
+    }
+  }
+  return { temperature, bias }
 }

@@ -10,7 +10,7 @@ import { getTf, type TF } from '../lib/tf.js'
 import type { FeatureConfig } from '../lib/text/features.js'
 import { loadWordVectors, type WordVectors } from '../lib/text/word-vectors.js'
 import { logitsAll, predictAll, saveModel, train, withTemperature, type Example, type TrainOptions, type Weights } from './fasttext.js'
-import { argmax, confusion, ece, fitTemperature, fitsTemperature } from './metrics.js'
+import { argmax, confusion, ece, fitCalibration, fitsTemperature } from './metrics.js'
 import { OPS, type OpSpec, type Row, type Validation } from './ops.js'
 import { predictMixture, saveMixture, trainMixture } from './mixture.js'
 import { quantiseEmbedding } from './quantise.js'
@@ -53,6 +53,7 @@ if (env.TRAIN_LR) spec.train.lr = Number(env.TRAIN_LR)
 if (env.TRAIN_DIM) spec.train.dim = Number(env.TRAIN_DIM)
 if (env.TRAIN_L2) spec.train.l2 = Number(env.TRAIN_L2)
 if (env.TRAIN_BALANCE) spec.train.balance = env.TRAIN_BALANCE === '1'
+if (env.TRAIN_HIDDEN) spec.train.hidden = Number(env.TRAIN_HIDDEN)
 const useVectors = env.TRAIN_VECTORS !== undefined ? env.TRAIN_VECTORS === '1' : spec.vectors === true
 const vectors: WordVectors | undefined = useVectors ? await loadWordVectors(join(STORE, VECTORS)) : undefined
 if (useVectors) cfg.vectors = VECTORS
@@ -75,18 +76,24 @@ let predict: Predict
 let save: (tf: TF, path: string) => Promise<void>
 let architecture: string
 let temperature: number | undefined
+let bias: number[] | undefined
 if ((spec.mixture === undefined) !== (data.mixture === undefined)) throw new Error(`${op}: a mixture needs both its training options and its data`)
 if (spec.mixture !== undefined && data.mixture !== undefined) {
   ;({ predict, save, architecture } = trainTheMixture(spec, data))
 } else {
   const raw: Weights = train(trainSet, cfg, { ...spec.train, classes }, (w) => score((texts) => predictAll(w, texts, cfg, vectors)), vectors)
-  const cal = data.validation.flatMap((v) => v.rows).filter((r) => calibrates(r.text) && (multi || labelOf(r.label) >= 0))
-  temperature = fitTemperature(logitsAll(raw, cal.map((r) => r.text), cfg, vectors), goldOf(cal), multi)
-  const weights = withTemperature(raw, temperature)
-  process.stderr.write(`  temperature ${temperature.toFixed(3)} (fitted on ${cal.length} validation rows)\n`)
+  // each validation set counts alike in the fit, whatever its size (one temperature for every domain)
+  const sets = data.validation.filter((v) => v.calibration !== false).map((v) => v.rows.filter((r) => calibrates(r.text) && (multi || labelOf(r.label) >= 0)))
+  const cal = sets.flat()
+  const weightOf = sets.flatMap((rows) => rows.map(() => cal.length / (sets.length * rows.length)))
+  const fitted = fitCalibration(logitsAll(raw, cal.map((r) => r.text), cfg, vectors), goldOf(cal), multi, weightOf)
+  temperature = fitted.temperature
+  bias = fitted.bias.map((b) => Number(b.toFixed(4)))
+  const weights = withTemperature(raw, temperature, bias)
+  process.stderr.write(`  temperature ${temperature.toFixed(3)}, label biases ${bias.join(' ')} (fitted on ${cal.length} validation rows)\n`)
   predict = (texts) => predictAll(weights, texts, cfg, vectors)
   save = (tf, path) => saveModel(tf, weights, path)
-  architecture = `fastText-style embedding bag (dim ${spec.train.dim}, ${features}) into ${multi ? 'one sigmoid per label (independent scores)' : 'a softmax'}, ${spec.train.epochs} epochs of SGD from lr ${spec.train.lr}${spec.train.balance ? ', class-balanced loss' : ''}; ${trainSet.length} training rows; scores divided by a temperature of ${temperature.toFixed(3)} fitted on half of the validation rows.`
+  architecture = `fastText-style embedding bag (dim ${spec.train.dim}, ${features}${(spec.train.hidden ?? 0) > 0 && useVectors ? `; the word-vector mean through ${spec.train.hidden} ReLU units` : ""}) into ${multi ? 'one sigmoid per label (independent scores)' : 'a softmax'}, ${spec.train.epochs} epochs of SGD from lr ${spec.train.lr}${spec.train.balance ? ', class-balanced loss' : ''}; ${trainSet.length} training rows; logits divided by a temperature of ${temperature.toFixed(3)} plus a bias per label, fitted on half of the validation rows.`
 }
 
 const metrics: Array<{ dataset: string, split: string, metric: string, value: number, baseline?: string }> = []
@@ -102,8 +109,8 @@ if (spec.mixture === undefined && env.TRAIN_LODO !== '0') {
     const v = data.validation[d.validation]!
     const rows = data.train.filter((r) => r.domain !== d.domain)
     process.stderr.write(`  leave out ${d.domain}: ${rows.length} rows\n`)
-    // half the epochs: each left-out domain is a training run of its own
-    const epochs = Math.max(2, Math.round(spec.train.epochs / 2))
+    // a third of the epochs: each left-out domain is a training run of its own
+    const epochs = Math.max(2, Math.round(spec.train.epochs / 3))
     const w = train(toExamples(rows), cfg, { ...spec.train, epochs, classes, quiet: true }, () => ({ name: '', value: NaN }), vectors)
     metrics.push({ dataset: v.name, split: `${v.split}; trained without the ${d.domain} domain, ${epochs} epochs (leave one domain out)`, metric: v.metric.name, value: Number(scoreOn(v, (texts) => predictAll(w, texts, cfg, vectors)).toFixed(4)) })
   }
@@ -138,7 +145,7 @@ const manifest = {
     data: data.sources,
     notes: [architecture, spec.notes ?? ''].join(' ').trim()
   },
-  ...(temperature !== undefined ? { calibration: { method: 'temperature scaling', temperature: Number(temperature.toFixed(4)) } } : {}),
+  ...(temperature !== undefined ? { calibration: { method: 'temperature scaling with a bias per label', temperature: Number(temperature.toFixed(4)), bias } } : {}),
   metrics,
   created: new Date().toISOString()
 }
