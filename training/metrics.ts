@@ -84,30 +84,36 @@ export function fitsTemperature (text: string): boolean {
 /**
  * Temperature and a bias per label (vector scaling without the rotation): logits z become
  * z / T + d. The bias undoes the prior shift of class-balanced training (a rare class is
- * over-weighted, so its scores come out too high). Alternates the temperature's search with
- * gradient steps on the biases, on weighted held rows.
+ * over-weighted, so its scores come out too high). Both are fitted together by Adam on the
+ * weighted negative log-likelihood of held rows, from T = 1 and d = 0.
  */
 export function fitCalibration (logits: number[][], gold: number[], multiLabel: boolean, weights?: number[]): { temperature: number, bias: number[] } {
   const classes = logits[0]?.length ?? 0
-  const bias = new Array<number>(classes).fill(0)
   const w = weights ?? logits.map(() => 1)
   const total = w.reduce((a, b) => a + b, 0)
-  let temperature = 1
-  for (let round = 0; round < 4; round++) {
-    temperature = fitTemperature(logits.map((z) => z.map((v, c) => v + bias[c]! * temperature)), gold, multiLabel, w)
-    for (let step = 0; step < 150; step++) {
-      const grad = new Array<number>(classes).fill(0)
-      logits.forEach((z, i) => {
-        const s = z.map((v, c) => v / temperature + bias[c]!)
-        if (multiLabel) {
-          s.forEach((v, c) => { grad[c]! += w[i]! * (1 / (1 + Math.exp(-v)) - (c === gold[i] ? 1 : 0)) })
-        } else {
-          const m = Math.max(...s); const e = s.map((v) => Math.exp(v - m)); const sum = e.reduce((a, b) => a + b, 0)
-          e.forEach((v, c) => { grad[c]! += w[i]! * (v / sum - (c === gold[i] ? 1 : 0)) })
-        }
+  // parameters: a = 1 / T, then one bias per label
+  const theta = [1, ...new Array<number>(classes).fill(0)]
+  const m = theta.map(() => 0); const v = theta.map(() => 0)
+  const lr = 0.02; const b1 = 0.9; const b2 = 0.999
+  for (let step = 1; step <= 600; step++) {
+    const grad = theta.map(() => 0)
+    logits.forEach((z, i) => {
+      const s = z.map((x, c) => theta[0]! * x + theta[c + 1]!)
+      let p: number[]
+      if (multiLabel) p = s.map((x) => 1 / (1 + Math.exp(-x)))
+      else { const mx = Math.max(...s); const e = s.map((x) => Math.exp(x - mx)); const sum = e.reduce((a, b) => a + b, 0); p = e.map((x) => x / sum) }
+      p.forEach((pc, c) => {
+        const r = w[i]! * (pc - (c === gold[i] ? 1 : 0)) / total
+        grad[0]! += r * z[c]!
+        grad[c + 1]! += r
       })
-      for (let c = 0; c < classes; c++) bias[c]! -= 2 * grad[c]! / total
-    }
+    })
+    theta.forEach((_, k) => {
+      m[k] = b1 * m[k]! + (1 - b1) * grad[k]!
+      v[k] = b2 * v[k]! + (1 - b2) * grad[k]! ** 2
+      theta[k]! -= lr * (m[k]! / (1 - b1 ** step)) / (Math.sqrt(v[k]! / (1 - b2 ** step)) + 1e-8)
+    })
+    if (theta[0]! < 0.01) theta[0] = 0.01
   }
-  return { temperature, bias }
+  return { temperature: 1 / theta[0]!, bias: theta.slice(1) }
 }
