@@ -91,6 +91,10 @@ export function fitCalibration (logits: number[][], gold: number[], multiLabel: 
   const classes = logits[0]?.length ?? 0
   const w = weights ?? logits.map(() => 1)
   const total = w.reduce((a, b) => a + b, 0)
+  // a label with fewer than 20 held rows keeps a bias of 0 (it would only be pushed down)
+  const count = new Array<number>(classes).fill(0)
+  for (const g of gold) if (g >= 0) count[g]!++
+  const seen = count.map((n) => n >= 20)
   // parameters: a = 1 / T, then one bias per label
   const theta = [1, ...new Array<number>(classes).fill(0)]
   const m = theta.map(() => 0); const v = theta.map(() => 0)
@@ -109,6 +113,7 @@ export function fitCalibration (logits: number[][], gold: number[], multiLabel: 
       })
     })
     theta.forEach((_, k) => {
+      if (k > 0 && !seen[k - 1]) return
       m[k] = b1 * m[k]! + (1 - b1) * grad[k]!
       v[k] = b2 * v[k]! + (1 - b2) * grad[k]! ** 2
       theta[k]! -= lr * (m[k]! / (1 - b1 ** step)) / (Math.sqrt(v[k]! / (1 - b2 ** step)) + 1e-8)

@@ -49,3 +49,10 @@ t.test('a bias per label undoes the prior shift of class-balanced training', asy
   const fixed = logits.map((z) => softmax(z.map((v, c) => v / temperature + bias[c]!)))
   t.ok(ece(fixed, gold) < 0.03 && ece(logits.map(softmax), gold) > 0.1, 'calibration error falls below 0.03')
 })
+
+t.test('a label with no held rows keeps a bias of 0', async (t) => {
+  const logits = Array.from({ length: 200 }, (_, i) => [i % 2 === 0 ? 2 : -2, 0, 1])
+  const gold = logits.map((_, i) => i % 2 === 0 ? 0 : 1)
+  const { bias } = fitCalibration(logits, gold, false)
+  t.equal(bias[2], 0, 'the third label was never seen: not pushed down')
+})
