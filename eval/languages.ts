@@ -9,7 +9,7 @@ import { scanStore } from '../lib/registry.js'
 import { getTf, type TF } from '../lib/tf.js'
 import type { LoadedModel } from '../lib/models.js'
 import { loadTextClassifier } from '../lib/text/classifier.js'
-import { confident, DEFAULT_LANG, loadLanguageId, type Detection } from '../lib/text/langid.js'
+import { loadLanguageId, routeLanguage, type Detection } from '../lib/text/langid.js'
 import { DATASETS } from '../training/data.js'
 import { argmax, confusion, macroF1 } from '../training/metrics.js'
 import { umsab, UMSAB_LANGS, XED_EMOTION, XED_POLARITY, xedRows, type LangRow } from '../training/multilingual-data.js'
@@ -54,7 +54,7 @@ async function agreement (det: LoadedModel<string, Detection>, english: LoadedMo
   const label = (m: LoadedModel<string, number[]>, i: number) => m.manifest.labels[i]
   let same = 0
   found.forEach((d, i) => {
-    const lang = confident(texts[i] as string, d) ? d.code : DEFAULT_LANG
+    const lang = routeLanguage(texts[i] as string, d, ['en', ...multi.manifest.languages]).code
     if (multi.manifest.languages.includes(lang)) same++ // the same model serves it
     else if (lang === 'en' && label(english, en[i] as number) === label(multi, right[i] as number)) same++
   })

@@ -2,7 +2,7 @@
 // omitted or "auto", the language detected (lib/text/langid.ts) when the detector is sure, and English
 // otherwise; each language's texts then go to the model that serves it.
 import type { LoadedModel } from './models.js'
-import { confident, DEFAULT_LANG, type Detection } from './text/langid.js'
+import { DEFAULT_LANG, routeLanguage, type Detection } from './text/langid.js'
 
 /** the model folder of the language identifier */
 export const DETECTOR = 'language_detection'
@@ -13,14 +13,16 @@ export interface TextLang { code: string, source: LangSource, /** what the detec
 /** Whether a lang_code value asks for detection. */
 export const wantsDetection = (lc: unknown): boolean => lc === undefined || lc === 'auto'
 
-/** The language each text is routed by. Without a detector (none installed) every text is English. */
-export async function languagesOf (texts: string[], given: unknown, detector: LoadedModel<string, Detection> | undefined): Promise<TextLang[]> {
+/** The language each text is routed by, among the languages `served`. Without a detector (none
+ * installed) every text is English. */
+export async function languagesOf (texts: string[], given: unknown, detector: LoadedModel<string, Detection> | undefined, served: readonly string[]): Promise<TextLang[]> {
   if (!wantsDetection(given)) return texts.map(() => ({ code: given as string, source: 'given' }))
   if (detector === undefined) return texts.map(() => ({ code: DEFAULT_LANG, source: 'default' }))
   const found = await detector.predict(texts)
-  return found.map((d, i) => confident(texts[i] as string, d)
-    ? { code: d.code, source: 'detected', detected: d }
-    : { code: DEFAULT_LANG, source: 'default', detected: d })
+  return found.map((d, i) => {
+    const r = routeLanguage(texts[i] as string, d, served)
+    return { code: r.code, source: r.sure ? 'detected' : 'default', detected: d }
+  })
 }
 
 /** Runs each language's texts (one call per language) and puts the results back in input order. */

@@ -10,6 +10,7 @@ import type { LoadedModel } from './models.js'
 import { BatchTextBody, IMAGE_ERRORS, SingleTextBody, TEXT_ERRORS, errorResponses } from '../schemas/common.js'
 import { ImageBody } from '../schemas/ops/image.js'
 import { sendError } from '../plugins/core/errors.js'
+import { LANGUAGE_NAMES } from './text/languages.js'
 import { DETECTOR, languagesOf, languagesServed, modelFor, runByLanguage, type TextLang } from './lang-route.js'
 
 export function methodNotAllowed (fastify: FastifyInstance, url: string): void {
@@ -73,10 +74,10 @@ export function textOperation<R> (fastify: FastifyInstance, spec: TextOperation<
   const models = () => [spec.model, ...(spec.models ?? [])].map((m) => fastify.models.get(m))
   const supported = () => spec.languages ?? languagesServed(models())
   const routedLangs = async (texts: string[], lc: unknown): Promise<TextLang[]> => {
-    const langs = await languagesOf(texts, lc, fastify.models.get(DETECTOR))
     const ok = supported() ?? []
+    const langs = await languagesOf(texts, lc, fastify.models.get(DETECTOR), ok)
     const bad = langs.find((l) => !ok.includes(l.code))
-    if (bad !== undefined) throw new Errors.DetectedLangUnsupported(`${bad.detected?.name ?? bad.code} "${bad.code}"`, spec.op, ok.join(', '))
+    if (bad !== undefined) throw new Errors.DetectedLangUnsupported(`${LANGUAGE_NAMES[bad.code] ?? bad.code} "${bad.code}"`, spec.op, ok.join(', '))
     return langs
   }
   const replySchema = (batch: boolean) => {

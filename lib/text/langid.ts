@@ -10,13 +10,18 @@ export interface Detection {
   /** the language's English name */
   name: string
   prob: number
+  /** the likely languages among LANGUAGE_NAMES, best first (the first is this one) */
+  alternatives: Array<{ code: string, prob: number }>
 }
 
 /** What a text is routed by when its language cannot be told (too short, or no language is likely). */
 export const DEFAULT_LANG = 'en'
-/** A text needs this many letters and this probability before its detected language is used. */
-export const MIN_LETTERS = 10
+/** Routing thresholds, chosen on validation rows (UMSAB, XED, TweetEval English; docs/languages.md):
+ * a text needs MIN_LETTERS letters; its top language is used at MIN_PROB or more, else the likeliest
+ * language the operation serves (or English) at MIN_ALT or more, else English. */
+export const MIN_LETTERS = 6
 export const MIN_PROB = 0.5
+export const MIN_ALT = 0.2
 
 interface LidVector { size (): number, get (i: number): [number, string], delete?: () => void }
 interface FastTextModel { predict (text: string, k: number, threshold: number): LidVector }
@@ -27,26 +32,31 @@ const TOP_K = 8
 export function detectWith (model: FastTextModel, text: string): Detection {
   // fastText reads a line: newlines end it, so they become spaces
   const v = model.predict(text.replace(/\s+/g, ' ').trim(), TOP_K, 0)
+  const alternatives: Detection['alternatives'] = []
   try {
     for (let i = 0; i < v.size(); i++) {
       const [prob, label] = v.get(i)
       const raw = label.replace('__label__', '')
       const code = LID_ALIASES[raw] ?? raw
-      const name = LANGUAGE_NAMES[code]
-      if (name !== undefined) return { code, name, prob: Math.min(1, prob) }
+      if (LANGUAGE_NAMES[code] !== undefined && !alternatives.some((a) => a.code === code)) alternatives.push({ code, prob: Math.min(1, prob) })
     }
   } finally { v.delete?.() }
-  return { code: DEFAULT_LANG, name: LANGUAGE_NAMES[DEFAULT_LANG] as string, prob: 0 }
+  const best = alternatives[0] ?? { code: DEFAULT_LANG, prob: 0 }
+  return { code: best.code, name: LANGUAGE_NAMES[best.code] as string, prob: best.prob, alternatives }
 }
 
 const LETTER = /\p{L}/gu
 const WIDE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u
 
-/** Whether a detection is sure enough to route a text by: enough letters (ideographs count
- * three) and a likely language. Otherwise the text goes to DEFAULT_LANG. */
-export function confident (text: string, d: Detection): boolean {
+/** The language a text is routed by, given the languages an operation serves: the detected one when
+ * the detector is sure enough (see MIN_LETTERS, MIN_PROB, MIN_ALT; an ideograph counts three letters),
+ * DEFAULT_LANG otherwise. A sure language the operation does not serve is returned as it is. */
+export function routeLanguage (text: string, d: Detection, served: readonly string[]): { code: string, sure: boolean } {
   const letters = (text.match(LETTER) ?? []).length * (WIDE.test(text) ? 3 : 1)
-  return letters >= MIN_LETTERS && d.prob >= MIN_PROB
+  if (letters < MIN_LETTERS) return { code: DEFAULT_LANG, sure: false }
+  if (d.prob >= MIN_PROB) return { code: d.code, sure: true }
+  const alt = d.alternatives.find((a) => a.code === DEFAULT_LANG || served.includes(a.code))
+  return alt !== undefined && alt.prob >= MIN_ALT ? { code: alt.code, sure: true } : { code: DEFAULT_LANG, sure: false }
 }
 
 export const loadLanguageId: ModelLoader = async (_dir, manifest) => {
