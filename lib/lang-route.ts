@@ -1,6 +1,8 @@
 // Routing a text operation by language: each text's language is the lang_code sent, or, when it is
 // omitted or "auto", the language detected (lib/text/langid.ts) when the detector is sure, and English
 // otherwise; each language's texts then go to the model that serves it.
+import type { FastifyReply } from 'fastify'
+import { Type, type TObject, type TSchema } from '@sinclair/typebox'
 import type { LoadedModel } from './models.js'
 import { DEFAULT_LANG, routeLanguage, type Detection } from './text/langid.js'
 
@@ -51,4 +53,23 @@ export function languagesServed (models: Array<LoadedModel<any, any> | undefined
   const present = models.filter((m) => m !== undefined)
   if (present.length === 0) return undefined
   return [...new Set(present.flatMap((m) => m.manifest.languages))]
+}
+
+/** A reply schema with the lang_code and lang_source fields (one per text in a batch). */
+export function withLangFields (s: TSchema | undefined, batch: boolean): TSchema | undefined {
+  if (s === undefined || !('properties' in s)) return s
+  const one = Type.String({ description: 'ISO 639-1 code of the language used (docs/languages.md)' })
+  const src = Type.Union([Type.Literal('given'), Type.Literal('detected'), Type.Literal('default')], { description: 'given: lang_code; detected: from the text; default: English, the text being too short or unclear to tell' })
+  return Type.Object({ ...(s as TObject).properties, lang_code: batch ? Type.Array(one) : one, lang_source: batch ? Type.Array(src) : src })
+}
+
+/** Says which languages answered: Content-Language and X-Lang-Source headers (the distinct values),
+ * and unless `headersOnly`, lang_code and lang_source fields (one per text in a batch). */
+export function reportLangs (reply: FastifyReply, out: unknown, langs: TextLang[], batch: boolean, headersOnly: boolean): unknown {
+  reply.header('content-language', [...new Set(langs.map((l) => l.code))].join(', '))
+  reply.header('x-lang-source', [...new Set(langs.map((l) => l.source))].join(', '))
+  if (headersOnly) return out
+  const codes = langs.map((l) => l.code)
+  const sources = langs.map((l) => l.source)
+  return { ...(out as object), lang_code: batch ? codes : codes[0], lang_source: batch ? sources : sources[0] }
 }

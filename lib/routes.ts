@@ -2,7 +2,7 @@
 // single and _batch paths (a single text is a batch of one); an image operation takes a `file`
 // upload or an https `url`. Both answer 405 with `Allow: POST` to other methods.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { Type, type TObject, type TSchema } from '@sinclair/typebox'
+import type { TSchema } from '@sinclair/typebox'
 import { Errors } from './errors.js'
 import { batchTexts, isUploadedFile, type Fields } from './fields.js'
 import { sniffImage, type ImageFormat } from './image.js'
@@ -11,7 +11,7 @@ import { BatchTextBody, IMAGE_ERRORS, SingleTextBody, TEXT_ERRORS, errorResponse
 import { ImageBody } from '../schemas/ops/image.js'
 import { sendError } from '../plugins/core/errors.js'
 import { LANGUAGE_NAMES } from './text/languages.js'
-import { DETECTOR, languagesOf, languagesServed, modelFor, runByLanguage, type TextLang } from './lang-route.js'
+import { DETECTOR, languagesOf, languagesServed, modelFor, reportLangs, runByLanguage, withLangFields, type TextLang } from './lang-route.js'
 
 export function methodNotAllowed (fastify: FastifyInstance, url: string): void {
   fastify.route({
@@ -80,13 +80,7 @@ export function textOperation<R> (fastify: FastifyInstance, spec: TextOperation<
     if (bad !== undefined) throw new Errors.DetectedLangUnsupported(`${LANGUAGE_NAMES[bad.code] ?? bad.code} "${bad.code}"`, spec.op, ok.join(', '))
     return langs
   }
-  const replySchema = (batch: boolean) => {
-    const s = batch ? spec.batchReply : spec.reply
-    if (spec.detect !== true || s === undefined || !('properties' in s)) return s
-    const one = Type.String({ description: 'ISO 639-1 code of the language used (docs/languages.md)' })
-    const src = Type.Union([Type.Literal('given'), Type.Literal('detected'), Type.Literal('default')], { description: 'given: lang_code; detected: from the text; default: English, the text being too short or unclear to tell' })
-    return Type.Object({ ...(s as TObject).properties, lang_code: batch ? Type.Array(one) : one, lang_source: batch ? Type.Array(src) : src })
-  }
+  const replySchema = (batch: boolean) => spec.detect === true ? withLangFields(batch ? spec.batchReply : spec.reply, batch) : (batch ? spec.batchReply : spec.reply)
 
   const route = (batch: boolean) => {
     const url = `/${spec.op}${batch ? '_batch' : ''}`
@@ -102,6 +96,7 @@ export function textOperation<R> (fastify: FastifyInstance, spec: TextOperation<
       },
       schema: {
         summary: spec.summary + (batch ? ' (a batch of texts)' : ''),
+        ...(spec.detect ? { description: `Languages (lang_code): ${(supported() ?? []).join(', ')}. Omitted or "auto": each text's language is detected (English when too short to tell); see docs/languages.md.` } : {}),
         tags: ['text'],
         consumes: ['application/x-www-form-urlencoded', 'multipart/form-data', 'application/json'],
         body: batch ? (spec.body?.batch ?? BatchTextBody) : (spec.body?.single ?? SingleTextBody),
@@ -136,13 +131,7 @@ export function textOperation<R> (fastify: FastifyInstance, spec: TextOperation<
         } else results = await spec.run(texts, body, model)
         fastify.metrics.units.inc({ op: spec.op }, texts.length)
         const out = batch ? (spec.many ?? ((rs: R[]) => rs))(results) : spec.single(results[0] as R)
-        if (langs === undefined) return out
-        reply.header('content-language', [...new Set(langs.map((l) => l.code))].join(', '))
-        reply.header('x-lang-source', [...new Set(langs.map((l) => l.source))].join(', '))
-        if (spec.detect === 'headers') return out
-        const codes = langs.map((l) => l.code)
-        const sources = langs.map((l) => l.source)
-        return { ...(out as object), lang_code: batch ? codes : codes[0], lang_source: batch ? sources : sources[0] }
+        return langs === undefined ? out : reportLangs(reply, out, langs, batch, spec.detect === 'headers')
       }
     })
     methodNotAllowed(fastify, url)
