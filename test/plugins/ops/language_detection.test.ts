@@ -56,6 +56,9 @@ t.test('without the detector installed, lang_code omitted means English', async 
   t.equal(res.headers['x-lang-source'], 'default')
   const missing = await post(app, '/v4/language_detection', { text: 'hello there' })
   t.equal(missing.statusCode, 503)
+  const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, { post?: { description?: string } }> }
+  for (const p of ['/v4/language_detection', '/v4/language_detection_batch', '/v4/multilang_keywords']) t.ok(doc.paths[p]?.post, `${p} documented`)
+  t.match(doc.paths['/v4/sentiment']?.post?.description, /Languages \(lang_code\): en\. Omitted or "auto"/)
 })
 
 const routed = ['language_detection', 'sentiment', 'sentiment-multilingual', 'emotion', 'emotion-multilingual', 'sarcasm']
