@@ -49,7 +49,7 @@ const SPECS: Record<string, Spec> = {
     description: 'Emotion (Fear, Happy, Angry, Sad, Excited; Bored has no data and stays near 0) of texts in Spanish, German, French, Italian, Portuguese and Dutch. Trained on XED projected movie-subtitle annotations.',
     notes: 'Plutchik -> contract: anger, disgust: Angry; fear: Fear; joy, trust: Happy; sadness: Sad; anticipation, surprise: Excited. A line with several emotions is one training row per emotion; validation uses single-emotion lines (15% of lines, by a hash of the text).',
     features: FEATURES,
-    train: { dim: 32, epochs: 15, lr: 0.25, seed: 13, balance: true },
+    train: { dim: 32, epochs: 25, lr: 0.25, seed: 13, balance: true },
     data: () => {
       const train = EMOTION_LANGS.flatMap((l) => xedRows(l, XED_EMOTION, 'train'))
       const validation = Object.fromEntries(EMOTION_LANGS.map((l) => [l, xedRows(l, XED_EMOTION, 'val')]))
