@@ -16,7 +16,7 @@ t.test('multilang_keywords: fr, it, pt by the stopword ranker; lang_code detecte
   const auto = (await post({ text: FR })).json() as Reply
   t.match(auto, { lang_code: 'fr', lang_source: 'detected' })
   t.same(auto.keywords, g.keywords)
-  for (const [lang, text] of [['it', 'Il comune di Milano investe nel trasporto pubblico. Il trasporto pubblico deve diventare più pulito.'], ['pt', 'A cidade de Lisboa investe em transporte público. O transporte público deve ficar mais limpo.']]) {
+  for (const [lang, text] of [['it', 'Il comune di Milano investe nel trasporto pubblico. Il trasporto pubblico deve diventare più pulito.'], ['pt', 'A cidade de Lisboa investe em transporte público. O transporte público deve ficar mais limpo.']] as Array<[string, string]>) {
     const r = await post({ text, lang_code: lang })
     t.equal(r.statusCode, 200, lang)
     t.ok((r.json() as Reply).keywords.length > 0, lang)
