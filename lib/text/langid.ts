@@ -1,7 +1,9 @@
 // Language identification with fastText's pretrained lid.176 model, whose weights ship inside the npm
 // package fasttext.wasm.js (model CC BY-SA 3.0, wrapper MIT). The model runs on the main thread: one
-// text takes about 10 µs, less than a round trip to a worker.
+// text takes about 10 µs, less than a round trip to a worker. When it answers Danish or Norwegian, a
+// small classifier trained here (training/language_detection.ts) chooses between the two.
 import type { LoadedModel, ModelLoader } from '../models.js'
+import { loadTextClassifier } from './classifier.js'
 import { LANGUAGE_NAMES, LID_ALIASES } from './languages.js'
 
 export interface Detection {
@@ -27,6 +29,8 @@ interface LidVector { size (): number, get (i: number): [number, string], delete
 interface FastTextModel { predict (text: string, k: number, threshold: number): LidVector }
 
 const TOP_K = 8
+/** the languages the refiner decides between, in its label order */
+export const REFINED = ['da', 'no'] as const
 
 /** The most likely language among LANGUAGE_NAMES (an unlikely language gets probability 0). */
 export function detectWith (model: FastTextModel, text: string): Detection {
@@ -59,15 +63,34 @@ export function routeLanguage (text: string, d: Detection, served: readonly stri
   return alt !== undefined && alt.prob >= MIN_ALT ? { code: alt.code, sure: true } : { code: DEFAULT_LANG, sure: false }
 }
 
-export const loadLanguageId: ModelLoader = async (_dir, manifest) => {
+/** Replaces a da or no answer by the refiner's choice; P = P(da or no) from lid.176 x the refiner's. */
+function refine (d: Detection, p: number[]): Detection {
+  const both = d.alternatives.filter((a) => (REFINED as readonly string[]).includes(a.code)).reduce((x, a) => x + a.prob, 0)
+  const k = (p[1] as number) > (p[0] as number) ? 1 : 0
+  const code = REFINED[k] as string
+  const prob = Math.min(1, both * (p[k] as number))
+  return { code, name: LANGUAGE_NAMES[code] as string, prob, alternatives: [{ code, prob }, ...d.alternatives.filter((a) => a.code !== code)] }
+}
+
+export const loadLanguageId: ModelLoader = async (dir, manifest, tf, ctx) => {
   // the package's own lid.176.ftz, read from its folder
   const { getLIDModel } = await import('fasttext.wasm.js') as unknown as { getLIDModel: () => Promise<{ load: () => Promise<FastTextModel> }> }
   const lid = await getLIDModel()
   const model = await lid.load()
+  const refiner = manifest.files.includes('model.json')
+    ? await loadTextClassifier(dir, { ...manifest, labels: [...REFINED] }, tf, ctx) as LoadedModel<string, number[]>
+    : undefined
   const out: LoadedModel<string, Detection> = {
     manifest,
-    predict: async (texts) => texts.map((t) => detectWith(model, t)),
-    dispose () {}
+    predict: async (texts) => {
+      const found = texts.map((t) => detectWith(model, t))
+      const which = found.flatMap((d, i) => (REFINED as readonly string[]).includes(d.code) ? [i] : [])
+      if (refiner === undefined || which.length === 0) return found
+      const p = await refiner.predict(which.map((i) => texts[i] as string))
+      which.forEach((i, k) => { found[i] = refine(found[i] as Detection, p[k] as number[]) })
+      return found
+    },
+    dispose () { refiner?.dispose() }
   }
   return out
 }

@@ -12,7 +12,10 @@ t.test('language_detection: English names, probabilities and codes; the batch un
     ['Het was heel slecht en ik ben er niet blij mee', 'Dutch', 'nl'],
     ['El servicio fue horrible y nadie me ayudó', 'Spanish', 'es'],
     ['Ich bin mit der Lieferung sehr zufrieden', 'German', 'de'],
-    ['The delivery arrived two days late', 'English', 'en']
+    ['The delivery arrived two days late', 'English', 'en'],
+    // Bokmål and Danish: the da/no refiner decides between the two
+    ['Jeg vet ikke hva som skjedde, men det er noe galt her', 'Norwegian', 'no'],
+    ['Jeg ved ikke hvad der skete, men der er noget galt her', 'Danish', 'da']
   ]
   for (const [text, name, code] of cases) {
     const res = await app.inject({ method: 'POST', url: '/v4/language_detection', headers: FORM, payload: form({ api_key: KEY, text }) })
