@@ -23,6 +23,8 @@ import intent from './plugins/ops/intent.js'
 import newIntent from './plugins/ops/new_intent.js'
 import facialEmotion from './plugins/ops/facial_emotion.js'
 import objectRecognizer from './plugins/ops/object_recognizer.js'
+import languageDetection from './plugins/ops/language_detection.js'
+import multilangKeywords from './plugins/ops/multilang_keywords.js'
 import health from './plugins/system/health.js'
 import modelList from './plugins/system/models.js'
 import usage from './plugins/system/usage.js'
@@ -31,7 +33,7 @@ import dashboard from './plugins/system/dashboard.js'
 
 export type { AppOptions }
 
-export const TEXT_OPS = [sentiment, similarity, ner, taxonomy, keywords, emotion, sarcasm, intent, newIntent]
+export const TEXT_OPS = [sentiment, similarity, ner, taxonomy, keywords, emotion, sarcasm, intent, newIntent, languageDetection, multilangKeywords]
 export const IMAGE_OPS = [facialEmotion, objectRecognizer]
 
 async function app (fastify: FastifyInstance, opts: AppOptions) {

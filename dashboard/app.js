@@ -110,8 +110,20 @@ function renderHistory (history) {
 
 // ---- playground --------------------------------------------------------------------------------
 const IMAGE_OPS = ['facial_emotion', 'object_recognizer']
+// the languages of each operation that takes lang_code (docs/languages.md); omitted: detected
+const OP_LANGS = {
+  sentiment: 'en, ar, de, es, fr, hi, it, pt, nl',
+  emotion: 'en, es, de, fr, it, pt, nl',
+  sarcasm: 'en',
+  ner: 'en, es, nl, de',
+  keywords: 'en, es, nl, de, fr, it, pt'
+}
 function syncInputs () {
   const op = $('#pg-op').value
+  $('#pg-lang').disabled = OP_LANGS[op] === undefined
+  $('#pg-langs').textContent = OP_LANGS[op] === undefined
+    ? (op === 'language_detection' ? 'Detects 56 languages.' : 'English only.')
+    : `Languages: ${OP_LANGS[op]}. Auto detects each text's language (English when too short to tell).`
   const image = IMAGE_OPS.includes(op)
   $('#pg-text-inputs').hidden = image
   $('#pg-image-inputs').hidden = !image
@@ -156,7 +168,7 @@ $('#pg-form').addEventListener('submit', async (e) => {
     if (op === 'new/intent') fields.push(['query', 'feedback'])
   }
   const lang = $('#pg-lang').value
-  if (lang !== '' && ['sentiment', 'ner', 'emotion', 'sarcasm'].includes(op)) fields.push(['lang_code', lang])
+  if (lang !== '' && OP_LANGS[op] !== undefined) fields.push(['lang_code', lang])
   body ??= new URLSearchParams(fields)
   $('#pg-curl').textContent = curlFor(path, fields, file)
   $('#pg-status').textContent = 'Sending…'
@@ -222,6 +234,7 @@ function readable (op, json, texts, batch, image) {
       case 'keywords': out.push(...head, el('ol', { class: 'tags' }, pick(json.keywords, i).map((k) => el('li', {}, `${k.keyword} (${(k.confidence_score * 100).toFixed(0)}%)`)))); break
       case 'ner': out.push(highlight(texts[n], pick(json.entities, i))); break
       case 'similarity': out.push(scoreBars({ similarity: json.similarity_score })); break
+      case 'language_detection': { const g = batch ? json.batch[n] : json; out.push(...head, scoreBars({ [`${g.output} (${g.lang_code})`]: g.prob })); break }
       case 'facial_emotion':
         out.push(json.faces.length === 0 ? el('p', {}, 'No face found.') : scoreBars(Object.fromEntries(json.facial_emotion.map((e) => [e.tag, e.score]))))
         if (image) out.push(imageView(image, json.faces.map((f) => ({ box: f.box, label: f.facial_emotion[0].tag }))))

@@ -12,7 +12,7 @@ import { argmax, confusion, ece, fitsTemperature } from '../training/metrics.js'
 import { evaluateImages, type EvalRow } from './images.js'
 
 const only = process.argv[2]
-const OWN_EVAL = ['ner', 'keywords', 'similarity']
+const OWN_EVAL = ['ner', 'keywords', 'similarity', 'language_detection']
 const rows: EvalRow[] = []
 const store = join(import.meta.dirname, '..', 'model-store')
 const { tf, backend } = await getTf()

@@ -10,6 +10,8 @@ import type { LoadedModel } from './models.js'
 import { BatchTextBody, IMAGE_ERRORS, SingleTextBody, TEXT_ERRORS, errorResponses } from '../schemas/common.js'
 import { ImageBody } from '../schemas/ops/image.js'
 import { sendError } from '../plugins/core/errors.js'
+import { LANGUAGE_NAMES } from './text/languages.js'
+import { DETECTOR, languagesOf, languagesServed, modelFor, reportLangs, runByLanguage, withLangFields, type TextLang } from './lang-route.js'
 
 export function methodNotAllowed (fastify: FastifyInstance, url: string): void {
   fastify.route({
@@ -23,13 +25,15 @@ export function methodNotAllowed (fastify: FastifyInstance, url: string): void {
   })
 }
 
-/** Languages a model serves; `lang_code` must be one of them (omitted means en). */
-export function checkLang (body: Fields, op: string, model: LoadedModel<any, any> | undefined, supported?: readonly string[]): void {
+/** Languages a model serves; `lang_code` must be one of them (omitted means en, or detection when
+ * `auto` is allowed; then "auto" is accepted too). */
+export function checkLang (body: Fields, op: string, model: LoadedModel<any, any> | undefined, supported?: readonly string[], auto = false): void {
   const langs = supported ?? model?.manifest.languages
   if (langs === undefined) return
   const lc = body.lang_code
   if (lc === undefined) return
   if (typeof lc !== 'string') throw new Errors.FieldType('lang_code', 'a string')
+  if (auto && lc.trim().toLowerCase() === 'auto') { body.lang_code = 'auto'; return }
   if (!langs.includes(lc.trim().toLowerCase())) throw new Errors.UnsupportedLang(lc, op, langs.join(', '))
   body.lang_code = lc.trim().toLowerCase()
 }
@@ -48,6 +52,13 @@ export interface TextOperation<R> {
   languages?: readonly string[]
   /** one result per text, in order; called once per request with all its texts */
   run: (texts: string[], body: Fields, model: LoadedModel<any, any>) => Promise<R[]>
+  /** route by language: lang_code omitted or "auto" detects each text's language (docs/languages.md);
+   * answers carry Content-Language and X-Lang-Source headers and lang_code and lang_source fields
+   * ('headers': the headers only, for answers whose every key is a label) */
+  detect?: boolean | 'headers'
+  /** more model folders, for other languages: a text goes to the first of model, ...models whose
+   * manifest lists its language */
+  models?: readonly string[]
   single: (r: R) => unknown
   many?: (rs: R[]) => unknown
 }
@@ -58,6 +69,18 @@ export function textOperation<R> (fastify: FastifyInstance, spec: TextOperation<
   const checkLimits = (name: string, t: unknown) => {
     if (typeof t === 'string' && t.length > config.textMaxChars) throw new Errors.TextTooLong(name, config.textMaxChars)
   }
+
+  // language routing (spec.detect): the models, the languages they serve, each text's language
+  const models = () => [spec.model, ...(spec.models ?? [])].map((m) => fastify.models.get(m))
+  const supported = () => spec.languages ?? languagesServed(models())
+  const routedLangs = async (texts: string[], lc: unknown): Promise<TextLang[]> => {
+    const ok = supported() ?? []
+    const langs = await languagesOf(texts, lc, fastify.models.get(DETECTOR), ok)
+    const bad = langs.find((l) => !ok.includes(l.code))
+    if (bad !== undefined) throw new Errors.DetectedLangUnsupported(`${LANGUAGE_NAMES[bad.code] ?? bad.code} "${bad.code}"`, spec.op, ok.join(', '))
+    return langs
+  }
+  const replySchema = (batch: boolean) => spec.detect === true ? withLangFields(batch ? spec.batchReply : spec.reply, batch) : (batch ? spec.batchReply : spec.reply)
 
   const route = (batch: boolean) => {
     const url = `/${spec.op}${batch ? '_batch' : ''}`
@@ -73,10 +96,11 @@ export function textOperation<R> (fastify: FastifyInstance, spec: TextOperation<
       },
       schema: {
         summary: spec.summary + (batch ? ' (a batch of texts)' : ''),
+        ...(spec.detect ? { description: `Languages (lang_code): ${(supported() ?? []).join(', ')}. Omitted or "auto": each text's language is detected (English when too short to tell); see docs/languages.md.` } : {}),
         tags: ['text'],
         consumes: ['application/x-www-form-urlencoded', 'multipart/form-data', 'application/json'],
         body: batch ? (spec.body?.batch ?? BatchTextBody) : (spec.body?.single ?? SingleTextBody),
-        response: { 200: batch ? spec.batchReply : spec.reply, ...errorResponses(...TEXT_ERRORS) }
+        response: { 200: replySchema(batch), ...errorResponses(...TEXT_ERRORS) }
       },
       preValidation: async (req: FastifyRequest) => {
         const body = req.body as Fields
@@ -92,15 +116,22 @@ export function textOperation<R> (fastify: FastifyInstance, spec: TextOperation<
           if (Array.isArray(body.text)) throw new Errors.ArrayOnSingle('text', spec.op)
           checkLimits('text', body.text)
         }
-        checkLang(body, spec.op, fastify.models.get(spec.model), spec.languages)
+        checkLang(body, spec.op, fastify.models.get(spec.model), spec.detect ? supported() : spec.languages, spec.detect !== undefined && spec.detect !== false)
       },
-      handler: async (req) => {
+      handler: async (req, reply) => {
         const body = req.body as Fields
         const model = fastify.needModel<string, unknown>(spec.model, spec.op)
         const texts = batch ? body.text as string[] : [body.text as string]
-        const results = await spec.run(texts, body, model)
+        let langs: TextLang[] | undefined
+        let results: R[]
+        if (spec.detect !== undefined && spec.detect !== false) {
+          langs = await routedLangs(texts, body.lang_code)
+          results = await runByLanguage(texts, langs, (ts, lang) =>
+            spec.run(ts, { ...body, lang_code: lang }, modelFor(lang, models()) ?? model))
+        } else results = await spec.run(texts, body, model)
         fastify.metrics.units.inc({ op: spec.op }, texts.length)
-        return batch ? (spec.many ?? ((rs: R[]) => rs))(results) : spec.single(results[0] as R)
+        const out = batch ? (spec.many ?? ((rs: R[]) => rs))(results) : spec.single(results[0] as R)
+        return langs === undefined ? out : reportLangs(reply, out, langs, batch, spec.detect === 'headers')
       }
     })
     methodNotAllowed(fastify, url)

@@ -11,7 +11,7 @@ import { MAX_CHARS } from './keywords-features.js'
 import type { Keyword } from './keywords.js'
 
 /** the languages this ranker serves (English has the trained one) */
-export const STOPWORD_LANGUAGES = ['es', 'nl', 'de'] as const
+export const STOPWORD_LANGUAGES = ['es', 'nl', 'de', 'fr', 'it', 'pt'] as const
 
 const MAX_WORDS = 4
 const TOKEN = /[\p{L}\p{M}\p{N}]+(?:[-'’][\p{L}\p{M}\p{N}]+)*|[^\s\p{L}\p{M}\p{N}]/gu

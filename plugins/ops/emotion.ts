@@ -10,6 +10,8 @@ export default async function emotion (fastify: FastifyInstance) {
     model: 'emotion',
     summary: 'Emotion of a text: Fear, Happy, Angry, Sad, Excited and Bored scores',
     batch: true,
+    detect: true,
+    models: ['emotion-multilingual'],
     reply: EmotionReply,
     batchReply: EmotionBatchReply,
     run: classify(EMOTION_LABELS),

@@ -11,6 +11,7 @@ export default async function keywords (fastify: FastifyInstance) {
     model: 'keywords',
     summary: 'Keywords: ranked keyphrases with confidence scores (at most 10)',
     batch: true,
+    detect: true,
     reply: KeywordsReply,
     batchReply: KeywordsBatchReply,
     run: async (texts, body, model) =>

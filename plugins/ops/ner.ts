@@ -11,6 +11,7 @@ export default async function ner (fastify: FastifyInstance) {
     model: 'ner',
     summary: 'Named entities (name, group, place) with UTF-16 offsets into the text',
     batch: true,
+    detect: true,
     languages: ['en', 'es', 'nl', 'de'],
     reply: NerReply,
     batchReply: NerBatchReply,

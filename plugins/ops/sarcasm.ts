@@ -10,6 +10,7 @@ export default async function sarcasm (fastify: FastifyInstance) {
     model: 'sarcasm',
     summary: 'Sarcasm: Sarcastic and Non-Sarcastic scores (the batch answer is a bare array)',
     batch: true,
+    detect: 'headers',
     reply: SarcasmReply,
     batchReply: SarcasmBatchReply,
     run: classify(SARCASM_LABELS),

@@ -10,6 +10,8 @@ export default async function sentiment (fastify: FastifyInstance) {
     model: 'sentiment',
     summary: 'Sentiment of a text: negative, neutral and positive scores',
     batch: true,
+    detect: true,
+    models: ['sentiment-multilingual'],
     reply: SentimentReply,
     batchReply: SentimentBatchReply,
     run: classify(SENTIMENT_LABELS),

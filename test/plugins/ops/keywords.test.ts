@@ -37,7 +37,7 @@ t.test('the trained keyphrase ranker behind /v4/keywords', { skip: hasRealModel(
     for (const text of ['ok', '...', 'a b']) {
       const res = await one(text)
       t.equal(res.statusCode, 200, JSON.stringify(text))
-      t.same(res.json(), { keywords: [] })
+      t.same((res.json() as Reply).keywords, [])
     }
     const empty = await one('')
     t.equal(empty.statusCode, 400)
@@ -67,13 +67,13 @@ t.test('the trained keyphrase ranker behind /v4/keywords', { skip: hasRealModel(
       const batch = (await app.inject({ method: 'POST', url: '/v4/keywords_batch', payload: { api_key: KEY, lang_code: lang, text: ['...', text] } })).json() as { keywords: Reply['keywords'][] }
       t.same(batch.keywords, [[], keywords], `${lang}: batch results are the single results, in order`)
     }
-    for (const lang of ['fr', 'xx']) {
+    for (const lang of ['ja', 'xx']) {
       const res = await one(ABSTRACT, { lang_code: lang })
       t.equal(res.statusCode, 400, lang)
       t.match(res.headers['content-type'], /application\/json/)
-      t.match(res.json(), { code: 400, message: new RegExp(`"${lang}" is not supported by keywords; supported: en, es, nl, de`) })
+      t.match(res.json(), { code: 400, message: new RegExp(`"${lang}" is not supported by keywords; supported: en, es, nl, de, fr, it, pt`) })
     }
-    t.same((await one(ABSTRACT, { lang_code: 'en' })).json(), (await one(ABSTRACT)).json())
+    t.same(((await one(ABSTRACT, { lang_code: 'en' })).json() as Reply).keywords, ((await one(ABSTRACT)).json() as Reply).keywords)
   })
 
   t.test('a 100,000-character text is answered quickly (the ranker reads its first 20,000 characters)', async (t) => {

@@ -1,0 +1,120 @@
+// The multilingual figures: language detection accuracy (full sentences and their first 4 words) on
+// language-id/ud-sentences, sentiment and emotion macro-F1 per language on validation rows, and how
+// often lang_code omitted (detected, or English when unsure) gives the same top label as the right
+// lang_code. Run alone (node --import tsx eval/languages.ts prints the table) or from npm run eval.
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { ModelInfo } from '../lib/registry.js'
+import { scanStore } from '../lib/registry.js'
+import { getTf, type TF } from '../lib/tf.js'
+import type { LoadedModel } from '../lib/models.js'
+import { loadTextClassifier } from '../lib/text/classifier.js'
+import { loadKeywords, type KeywordInput } from '../lib/text/keywords.js'
+import { loadLanguageId, routeLanguage, type Detection } from '../lib/text/langid.js'
+import { DATASETS } from '../training/data.js'
+import { argmax, confusion, macroF1 } from '../training/metrics.js'
+import { umsab, UMSAB_LANGS, XED_EMOTION, XED_POLARITY, xedRows, type LangRow } from '../training/multilingual-data.js'
+import type { EvalRow } from './images.js'
+
+const STORE = join(import.meta.dirname, '..', 'model-store')
+const UD = join(DATASETS, 'language-id', 'ud-sentences')
+const pct = (a: number, n: number) => n === 0 ? 0 : a / n
+
+function detectionRows (det: LoadedModel<string, Detection>, model: string): Promise<EvalRow[]> {
+  return (async () => {
+    const rows: EvalRow[] = []
+    let all = 0; let all4 = 0; let n = 0
+    for (const f of readdirSync(UD).filter((x) => x.endsWith('.tsv')).sort()) {
+      const lang = f.slice(0, -4)
+      const texts = readFileSync(join(UD, f), 'utf8').split('\n').filter((l) => l.includes('\t')).map((l) => l.split('\t')[1] as string)
+      const full = (await det.predict(texts)).filter((d) => d.code === lang).length
+      const four = (await det.predict(texts.map((t) => t.split(' ').slice(0, 4).join(' ')))).filter((d) => d.code === lang).length
+      rows.push({ model, dataset: `ud-sentences ${lang} (${texts.length})`, metric: 'accuracy full / first 4 words', value: pct(full, texts.length), baseline: `4 words: ${pct(four, texts.length).toFixed(3)}` })
+      all += full; all4 += four; n += texts.length
+    }
+    rows.push({ model, dataset: `ud-sentences, 27 languages (${n})`, metric: 'accuracy full sentences', value: pct(all, n), baseline: 'target 0.97' })
+    rows.push({ model, dataset: `ud-sentences, 27 languages (${n})`, metric: 'accuracy first 4 words', value: pct(all4, n), baseline: 'target 0.85' })
+    return rows
+  })()
+}
+
+/** macro-F1 over the labels present in the rows */
+async function f1Of (model: LoadedModel<string, number[]>, rows: LangRow[]): Promise<number> {
+  const index = new Map(model.manifest.labels.map((l, i) => [l, i]))
+  const gold = rows.map((r) => index.get(r.label) as number)
+  const pred = (await model.predict(rows.map((r) => r.text))).map(argmax)
+  return macroF1(confusion(gold, pred, model.manifest.labels.length), [...new Set(gold)])
+}
+
+/** Share of rows whose top label with lang_code omitted equals the one with the right lang_code. */
+async function agreement (det: LoadedModel<string, Detection>, english: LoadedModel<string, number[]>, multi: LoadedModel<string, number[]>, rows: LangRow[]): Promise<number> {
+  const texts = rows.map((r) => r.text)
+  const found = await det.predict(texts)
+  const right = (await multi.predict(texts)).map(argmax)
+  const en = (await english.predict(texts)).map(argmax)
+  const label = (m: LoadedModel<string, number[]>, i: number) => m.manifest.labels[i]
+  let same = 0
+  found.forEach((d, i) => {
+    const lang = routeLanguage(texts[i] as string, d, ['en', ...multi.manifest.languages]).code
+    if (multi.manifest.languages.includes(lang)) same++ // the same model serves it
+    else if (lang === 'en' && label(english, en[i] as number) === label(multi, right[i] as number)) same++
+  })
+  return pct(same, rows.length)
+}
+
+async function opRows (tf: TF, op: string, data: Record<string, LangRow[]>, det: LoadedModel<string, Detection> | undefined): Promise<EvalRow[]> {
+  const infos = await scanStore(STORE)
+  const multiInfo = infos.find((i) => i.name === `${op}-multilingual`)
+  const enInfo = infos.find((i) => i.name === op)
+  if (multiInfo === undefined) return []
+  const multi = await loadTextClassifier(multiInfo.dir, multiInfo.manifest, tf, { imageMaxPixels: 0 }) as LoadedModel<string, number[]>
+  const english = enInfo === undefined ? undefined : await loadTextClassifier(enInfo.dir, enInfo.manifest, tf, { imageMaxPixels: 0 }) as LoadedModel<string, number[]>
+  const rows: EvalRow[] = []
+  for (const [lang, rs] of Object.entries(data)) {
+    const name = `${multiInfo.name} v${multiInfo.version}`
+    rows.push({ model: name, dataset: `${lang === 'nl' || op === 'emotion' ? 'XED' : 'UMSAB'} ${lang} (validation, ${rs.length})`, metric: 'macro-F1', value: await f1Of(multi, rs) })
+    if (det !== undefined && english !== undefined) rows.push({ model: name, dataset: `${lang} (validation, ${rs.length})`, metric: 'lang_code omitted agrees with the right lang_code', value: await agreement(det, english, multi, rs), baseline: 'target 0.95' })
+  }
+  multi.dispose(); english?.dispose()
+  return rows
+}
+
+/** F1@10 (exact, case-insensitive) of the keywords model on the Spanish keyphrases of keyphrase/termex-es. */
+async function spanishKeywords (tf: TF): Promise<EvalRow[]> {
+  const info = (await scanStore(STORE)).find((i) => i.name === 'keywords')
+  if (info === undefined || !info.manifest.languages.includes('es')) return []
+  const model = await loadKeywords(info.dir, info.manifest, tf, { imageMaxPixels: 0 }) as LoadedModel<KeywordInput, Array<{ keyword: string }>>
+  const dir = join(DATASETS, 'keyphrase', 'termex-es')
+  const ids = readdirSync(join(dir, 'docsutf8')).filter((f) => f.endsWith('.txt')).map((f) => f.slice(0, -4)).sort()
+  const texts = ids.map((id) => readFileSync(join(dir, 'docsutf8', `${id}.txt`), 'utf8'))
+  const found = await model.predict(texts.map((text) => ({ text, lang: 'es' })))
+  let hit = 0; let predicted = 0; let gold = 0
+  ids.forEach((id, i) => {
+    const keys = new Set(readFileSync(join(dir, 'keys', `${id}.key`), 'utf8').split('\n').map((k) => k.trim().toLowerCase()).filter(Boolean))
+    const top = (found[i] ?? []).slice(0, 10).map((k) => k.keyword.toLowerCase())
+    hit += top.filter((k) => keys.has(k)).length; predicted += top.length; gold += keys.size
+  })
+  model.dispose()
+  const p = pct(hit, predicted); const r = pct(hit, gold)
+  return [{ model: `${info.name} v${info.version} (es: stopword ranker)`, dataset: `termex-es (${ids.length} documents)`, metric: 'F1@10, exact match', value: p + r === 0 ? 0 : 2 * p * r / (p + r), baseline: 'published on this set: YAKE 0.146, TopicRank 0.137, RAKE 0.120' }]
+}
+
+export async function evaluate (info: ModelInfo, tf: TF, log: (s: string) => void = () => {}): Promise<EvalRow[]> {
+  const det = await loadLanguageId(info.dir, info.manifest, tf, { imageMaxPixels: 0 }) as LoadedModel<string, Detection>
+  const rows = await detectionRows(det, `${info.name} v${info.version}`)
+  log('language detection scored')
+  const sentiment = { ...Object.fromEntries(Object.keys(UMSAB_LANGS).map((l) => [l, umsab(l, 'val')])), nl: xedRows('nl', XED_POLARITY, 'val') }
+  rows.push(...await opRows(tf, 'sentiment', sentiment, det))
+  const emotion = Object.fromEntries(['es', 'de', 'fr', 'it', 'pt', 'nl'].map((l) => [l, xedRows(l, XED_EMOTION, 'val')]))
+  rows.push(...await opRows(tf, 'emotion', emotion, det))
+  rows.push(...await spanishKeywords(tf))
+  return rows
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { tf } = await getTf()
+  const info = (await scanStore(STORE)).find((i) => i.name === 'language_detection')
+  if (info === undefined) throw new Error('model-store/language_detection is missing')
+  const rows = await evaluate(info, tf, (s) => process.stderr.write(s + '\n'))
+  console.log(['| model | data | metric | value | note |', '|---|---|---|---:|---|', ...rows.map((r) => `| ${r.model} | ${r.dataset} | ${r.metric} | ${r.value.toFixed(3)} | ${r.baseline ?? ''} |`)].join('\n'))
+}

@@ -1,0 +1,97 @@
+import t from 'tap'
+import { build, buildWithRealModels, FORM, form, hasRealModel, KEY } from '../../helper.js'
+
+type Guess = { output: string, prob: number, lang_code: string }
+const post = (app: Awaited<ReturnType<typeof build>>, url: string, payload: Record<string, unknown>) =>
+  app.inject({ method: 'POST', url, payload: { api_key: KEY, ...payload } })
+
+t.test('language_detection: English names, probabilities and codes; the batch under "batch", in input order', async (t) => {
+  const app = await buildWithRealModels(t, ['language_detection'])
+  const cases: Array<[string, string, string]> = [
+    ['C est un environnement très hostile, si vous choisissez de débattre ici, vous serez vicieusement attaqué.', 'French', 'fr'],
+    ['Het was heel slecht en ik ben er niet blij mee', 'Dutch', 'nl'],
+    ['El servicio fue horrible y nadie me ayudó', 'Spanish', 'es'],
+    ['Ich bin mit der Lieferung sehr zufrieden', 'German', 'de'],
+    ['The delivery arrived two days late', 'English', 'en'],
+    // Bokmål and Danish: the da/no refiner decides between the two
+    ['Jeg vet ikke hva som skjedde, men det er noe galt her', 'Norwegian', 'no'],
+    ['Jeg ved ikke hvad der skete, men der er noget galt her', 'Danish', 'da']
+  ]
+  for (const [text, name, code] of cases) {
+    const res = await app.inject({ method: 'POST', url: '/v4/language_detection', headers: FORM, payload: form({ api_key: KEY, text }) })
+    t.equal(res.statusCode, 200)
+    const g = res.json() as Guess
+    t.same(Object.keys(g), ['output', 'prob', 'lang_code'])
+    t.equal(g.output, name, text)
+    t.equal(g.lang_code, code)
+    t.ok(g.prob > 0.5 && g.prob <= 1, String(g.prob))
+  }
+  const res = await post(app, '/v4/language_detection_batch', { text: cases.map((c) => c[0]) })
+  t.equal(res.statusCode, 200)
+  t.same((res.json() as { batch: Guess[] }).batch.map((g) => g.output), cases.map((c) => c[1]))
+  const short = (await post(app, '/v4/language_detection', { text: 'hoe gaat het' })).json() as Guess
+  t.equal(short.lang_code, 'nl', 'a 3-word message')
+})
+
+t.test('language_detection: bad input answers JSON errors', async (t) => {
+  const app = await buildWithRealModels(t, ['language_detection'])
+  const empty = await post(app, '/v4/language_detection', { text: '' })
+  t.equal(empty.statusCode, 400)
+  t.match(empty.json(), { code: 400, message: /text must be a non-empty string/ })
+  const arr = await post(app, '/v4/language_detection', { text: ['a', 'b'] })
+  t.equal(arr.statusCode, 400)
+  t.match(arr.json(), { code: 400, message: /language_detection_batch/ })
+  const badItem = await post(app, '/v4/language_detection_batch', { text: ['fine', ' '] })
+  t.equal(badItem.statusCode, 400)
+  t.match(badItem.json(), { code: 400, message: /text\[1\]/ })
+  const noKey = await app.inject({ method: 'POST', url: '/v4/language_detection', payload: { text: 'hello there' } })
+  t.equal(noKey.statusCode, 401)
+  const get = await app.inject({ method: 'GET', url: '/v4/language_detection' })
+  t.equal(get.statusCode, 405)
+})
+
+t.test('without the detector installed, lang_code omitted means English', async (t) => {
+  const app = await build(t)
+  const res = await post(app, '/v4/sentiment', { text: 'El servicio fue horrible y nadie me ayudó' })
+  t.equal(res.statusCode, 200)
+  t.match(res.json(), { lang_code: 'en', lang_source: 'default' })
+  t.equal(res.headers['content-language'], 'en')
+  t.equal(res.headers['x-lang-source'], 'default')
+  const missing = await post(app, '/v4/language_detection', { text: 'hello there' })
+  t.equal(missing.statusCode, 503)
+  const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, { post?: { description?: string } }> }
+  for (const p of ['/v4/language_detection', '/v4/language_detection_batch', '/v4/multilang_keywords']) t.ok(doc.paths[p]?.post, `${p} documented`)
+  t.match(doc.paths['/v4/sentiment']?.post?.description, /Languages \(lang_code\): en\. Omitted or "auto"/)
+})
+
+const routed = ['language_detection', 'sentiment', 'sentiment-multilingual', 'emotion', 'emotion-multilingual', 'sarcasm']
+t.test('lang_code omitted or auto routes by the detected language', { skip: routed.every(hasRealModel) ? false : 'multilingual models not trained' }, async (t) => {
+  const app = await buildWithRealModels(t, routed)
+  const es = 'El servicio fue horrible, nadie me ayudó y perdí todo el día esperando'
+  const auto = (await post(app, '/v4/sentiment', { text: es })).json() as Record<string, unknown>
+  const given = (await post(app, '/v4/sentiment', { text: es, lang_code: 'es' })).json() as Record<string, unknown>
+  const autoAuto = await post(app, '/v4/sentiment', { text: es, lang_code: 'AUTO' })
+  t.match(auto, { lang_code: 'es', lang_source: 'detected' })
+  t.match(given, { lang_code: 'es', lang_source: 'given' })
+  t.same(auto.sentiment, given.sentiment)
+  t.same((autoAuto.json() as Record<string, unknown>).sentiment, given.sentiment)
+  t.equal(autoAuto.headers['content-language'], 'es')
+  t.equal(autoAuto.headers['x-lang-source'], 'detected')
+  // short or unclear texts stay English
+  for (const text of ['ok', '😀😀', '12345', 'great', 'I love it', 'meh']) {
+    const r = (await post(app, '/v4/sentiment', { text })).json() as Record<string, unknown>
+    t.equal(r.lang_code, 'en', text)
+  }
+  // a batch of mixed languages: each text its own language, in order
+  const batch = (await post(app, '/v4/emotion_batch', { text: ['ok', es, 'Ich habe solche Angst vor der Prüfung morgen früh'] })).json() as { emotion: unknown[], lang_code: string[], lang_source: string[] }
+  t.same(batch.lang_code, ['en', 'es', 'de'])
+  t.same(batch.lang_source, ['default', 'detected', 'detected'])
+  t.equal(batch.emotion.length, 3)
+  // a detected language the operation does not serve: 400 naming the supported ones
+  const ja = await post(app, '/v4/sarcasm', { text: 'これは本当に素晴らしい一日でした、ありがとう' })
+  t.equal(ja.statusCode, 400)
+  t.match(ja.json(), { code: 400, message: /Japanese "ja" \(detected\), which sarcasm does not support; supported: en/ })
+  const bad = await post(app, '/v4/sentiment', { text: es, lang_code: 'xx' })
+  t.equal(bad.statusCode, 400)
+  t.match(bad.json(), { message: /"xx" is not supported by sentiment; supported: en, ar, de, es, fr, hi, it, pt, nl/ })
+})

@@ -1,0 +1,117 @@
+// npm run train -- sentiment-multilingual | emotion-multilingual: one fastText-style model for the
+// non-English languages of an operation (training/fasttext.ts), scored per language on validation
+// rows. Written to model-store/<op>/1 as a text-classifier (served by the same loader as English).
+import { mkdir, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { getTf } from '../lib/tf.js'
+import type { FeatureConfig } from '../lib/text/features.js'
+import { predictAll, saveModel, train, type TrainOptions } from './fasttext.js'
+import { argmax, confusion, macroF1 } from './metrics.js'
+import { umsab, UMSAB_LANGS, XED_EMOTION, XED_POLARITY, xedRows, type LangRow } from './multilingual-data.js'
+
+interface Spec {
+  labels: string[]
+  description: string
+  notes: string
+  features: FeatureConfig
+  train: Omit<TrainOptions, 'classes'>
+  data: () => { train: LangRow[], validation: Record<string, LangRow[]>, sources: Array<{ name: string, path: string, licence: string, split?: string, rows?: number }> }
+}
+
+const FEATURES: FeatureConfig = { buckets: 1 << 16, charNgrams: [2, 5], wordBigrams: true, maxFeatures: 1500, maxChars: 2000 }
+const XED_SRC = { name: 'XED projected emotion annotations (Helsinki-NLP/XED@76666d2, Projections/<lang>-projections.tsv)', path: 'github:Helsinki-NLP/XED (training/DATA.md)', licence: 'CC BY 4.0' }
+const EMOTION_LANGS = ['es', 'de', 'fr', 'it', 'pt', 'nl']
+
+const SPECS: Record<string, Spec> = {
+  'sentiment-multilingual': {
+    labels: ['negative', 'neutral', 'positive'],
+    description: 'Sentiment (negative, neutral, positive) of tweets in Arabic, German, Spanish, French, Hindi (romanised), Italian and Portuguese (UMSAB), and of Dutch (XED subtitle lines mapped to polarity).',
+    notes: 'Dutch has no sentiment set here: its rows are XED lines whose emotions map to one polarity (joy, trust: positive; anger, disgust, fear, sadness: negative; no neutral rows), so Dutch neutral comes only from the other languages.',
+    features: FEATURES,
+    train: { dim: 32, epochs: 15, lr: 0.25, seed: 11, balance: true },
+    data: () => {
+      const langs = Object.keys(UMSAB_LANGS)
+      const train = [...langs.flatMap((l) => umsab(l, 'train')), ...xedRows('nl', XED_POLARITY, 'train')]
+      const validation: Record<string, LangRow[]> = Object.fromEntries(langs.map((l) => [l, umsab(l, 'val')]))
+      validation.nl = xedRows('nl', XED_POLARITY, 'val')
+      return {
+        train,
+        validation,
+        sources: [
+          { name: 'UMSAB (cardiffnlp/xlm-t): ar, de, es, fr, hi, it, pt tweets', path: 'sentiment/umsab-multilingual', licence: 'research use (tweets; see the dataset PROVENANCE.txt)', split: 'train (validation: val)', rows: train.length - xedRows('nl', XED_POLARITY, 'train').length },
+          { ...XED_SRC, split: 'nl, 85% by a hash of the text (15% validation), lines of one polarity', rows: xedRows('nl', XED_POLARITY, 'train').length }
+        ]
+      }
+    }
+  },
+  'emotion-multilingual': {
+    labels: ['Fear', 'Happy', 'Angry', 'Sad', 'Excited', 'Bored'],
+    description: 'Emotion (Fear, Happy, Angry, Sad, Excited; Bored has no data and stays near 0) of texts in Spanish, German, French, Italian, Portuguese and Dutch. Trained on XED projected movie-subtitle annotations.',
+    notes: 'Plutchik -> contract: anger, disgust: Angry; fear: Fear; joy, trust: Happy; sadness: Sad; anticipation, surprise: Excited. A line with several emotions is one training row per emotion; validation uses single-emotion lines (15% of lines, by a hash of the text).',
+    features: FEATURES,
+    train: { dim: 32, epochs: 25, lr: 0.25, seed: 13, balance: true },
+    data: () => {
+      const train = EMOTION_LANGS.flatMap((l) => xedRows(l, XED_EMOTION, 'train'))
+      const validation = Object.fromEntries(EMOTION_LANGS.map((l) => [l, xedRows(l, XED_EMOTION, 'val')]))
+      return { train, validation, sources: [{ ...XED_SRC, split: `${EMOTION_LANGS.join(', ')}: 85% of lines by a hash of the text (15% validation)`, rows: train.length }] }
+    }
+  }
+}
+
+const op = process.argv[2] as string
+const spec = SPECS[op]
+if (spec === undefined) throw new Error(`training/multilingual.ts: unknown op ${op}`)
+const t0 = performance.now()
+const env = process.env
+if (env.TRAIN_EPOCHS) spec.train.epochs = Number(env.TRAIN_EPOCHS)
+if (env.TRAIN_LR) spec.train.lr = Number(env.TRAIN_LR)
+if (env.TRAIN_DIM) spec.train.dim = Number(env.TRAIN_DIM)
+const cfg: FeatureConfig = { ...spec.features, ...(env.TRAIN_CHARS ? { charNgrams: env.TRAIN_CHARS.split('-').map(Number) } : {}), ...(env.TRAIN_BUCKETS ? { buckets: Number(env.TRAIN_BUCKETS) } : {}) }
+const data = spec.data()
+const index = new Map(spec.labels.map((l, i) => [l, i]))
+const classes = spec.labels.length
+const examples = data.train.map((r) => ({ text: r.text, label: index.get(r.label) as number }))
+process.stderr.write(`${op}: ${examples.length} training rows; validation: ${Object.entries(data.validation).map(([l, v]) => `${l} ${v.length}`).join(', ')}\n`)
+/** macro-F1 over the labels that occur in a language's validation rows */
+const scoreLang = (rows: LangRow[], predict: (t: string[]) => number[][]) => {
+  const gold = rows.map((r) => index.get(r.label) as number)
+  const present = [...new Set(gold)].sort()
+  return macroF1(confusion(gold, predict(rows.map((r) => r.text)).map(argmax), classes), present)
+}
+const scoreAll = (predict: (t: string[]) => number[][]) => Object.fromEntries(Object.entries(data.validation).map(([l, rows]) => [l, scoreLang(rows, predict)]))
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length
+const weights = train(examples, cfg, { ...spec.train, classes }, (w) => ({ name: 'mean macro-F1', value: mean(Object.values(scoreAll((t) => predictAll(w, t, cfg)))) }))
+const per = scoreAll((t) => predictAll(weights, t, cfg))
+for (const [l, v] of Object.entries(per)) process.stderr.write(`  ${l}: macro-F1 ${v.toFixed(4)}\n`)
+process.stderr.write(`  mean: ${mean(Object.values(per)).toFixed(4)}\n`)
+if (env.TRAIN_DRY === '1') process.exit(0)
+
+const dir = env.TRAIN_OUT ?? join(import.meta.dirname, '..', 'model-store', op, '1')
+await mkdir(dir, { recursive: true })
+const { tf } = await getTf()
+await saveModel(tf, weights, join(dir, 'model.json'))
+await writeFile(join(dir, 'features.json'), JSON.stringify(cfg, null, 2) + '\n')
+const manifest = {
+  name: op,
+  version: 1,
+  kind: 'text-classifier',
+  description: spec.description,
+  languages: Object.keys(data.validation),
+  labels: spec.labels,
+  inputs: [
+    { name: 'ids', dtype: 'int32', shape: [null, null], description: 'hashed feature ids of each text (lib/text/features.ts with features.json); 0 pads' },
+    { name: 'weights', dtype: 'float32', shape: [null, null], description: '1/n for each of the n features of a text, 0 on padding' }
+  ],
+  outputs: [{ name: 'probabilities', dtype: 'float32', shape: [null, classes] }],
+  files: ['model.json', 'weights.bin', 'features.json'],
+  training: {
+    command: `npm run train -- ${op}`,
+    seed: spec.train.seed,
+    data: data.sources,
+    notes: `fastText-style embedding bag (dim ${spec.train.dim}, ${cfg.buckets} hashed buckets of word unigrams, bigrams, char ${cfg.charNgrams.join('-')}-grams), ${spec.train.epochs} epochs of SGD from lr ${spec.train.lr}, class-balanced loss; one model for all its languages; ${examples.length} training rows. ${spec.notes}`
+  },
+  metrics: Object.entries(per).map(([l, v]) => ({ dataset: l === 'nl' || op.startsWith('emotion') ? `XED ${l}` : `UMSAB ${l}`, split: 'validation', metric: 'macro-F1', value: Number(v.toFixed(4)) })),
+  created: new Date().toISOString()
+}
+await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n')
+process.stderr.write(`wrote model-store/${op}/1 in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`)
