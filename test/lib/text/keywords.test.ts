@@ -157,3 +157,13 @@ t.test('the stopword ranker: noun-phrase patterns with word classes, names whole
   const de = stopwordKeyphrases('Die Kanzlerin besuchte am Montag die Stadt Paris.', 'de', 10)
   t.notOk(de.some((k) => /besuchte/.test(k.keyword)), `German phrases do not end on (lower-case) verbs: ${de.map((k) => k.keyword).join(', ')}`)
 })
+
+t.test('English candidates keep a dotted name whole ("Bol.com"), not initials or abbreviations', async (t) => {
+  const { analyse } = await import('../../../lib/text/keywords-features.js')
+  const a = analyse('I ordered a phone from Bol.com and the delivery was fast.')
+  const surfaces = a.candidates.map((c) => c.surface)
+  t.ok(surfaces.includes('Bol.com'), surfaces.join(', '))
+  t.notOk(surfaces.includes('Bol') || surfaces.includes('com'), 'not cut in pieces')
+  const b = analyse('See e.g. the U.S. report on growth.')
+  t.notOk(b.candidates.some((c) => /e\.g/.test(c.surface)), b.candidates.map((c) => c.surface).join(', '))
+})
