@@ -10,7 +10,9 @@ import type { TF } from '../lib/tf.js'
 import { loadNer, type Entity, type NerInput } from '../lib/text/ner.js'
 import { CATEGORY, TYPES, typeOf, isBegin } from '../lib/text/ner-features.js'
 import type { LoadedModel } from '../lib/models.js'
-import { conll2002, conll2003, germevalDev, joinWords, type Sentence } from '../training/ner-data.js'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { conll2002, conll2003, germevalDev, joinWords, wnut17, type Sentence } from '../training/ner-data.js'
 import type { EvalRow } from './images.js'
 
 const VALIDATION: Record<string, { dataset: string, path: string, file: string, read: () => Sentence[] }> = {
@@ -58,27 +60,72 @@ export async function evaluate (info: ModelInfo, tf: TF, log: (s: string) => voi
         continue
       }
       const items = v.read().map(asText)
-      let tp = 0; let pred = 0; let gold = 0; let ms = 0
-      for (let i = 0; i < items.length; i += 500) {
-        const part = items.slice(i, i + 500)
-        const t0 = performance.now()
-        const out = await model.predict(part.map((x) => ({ text: x.text, lang })))
-        ms += performance.now() - t0
-        part.forEach((x, j) => {
-          const g = new Set(x.gold)
-          const p = (out[j] ?? []).map((e) => `${e.start}:${e.end}:${e.category}`)
-          gold += g.size; pred += p.length
-          for (const s of p) if (g.has(s)) tp++
-        })
-      }
-      const p = pred === 0 ? 0 : tp / pred; const r = gold === 0 ? 0 : tp / gold
-      const f1 = p + r === 0 ? 0 : 2 * p * r / (p + r)
+      const { p, r, f1, ms } = await score(model, items, lang)
       const baseline = info.manifest.metrics.find((m) => m.dataset === v.dataset)?.baseline
-      log(`ner ${lang}: ${items.length} sentences, F1 ${f1.toFixed(4)} P ${p.toFixed(4)} R ${r.toFixed(4)}, ${(ms / items.length).toFixed(3)} ms per sentence`)
+      log(`ner ${lang}: ${items.length} sentences, F1 ${f1.toFixed(4)} P ${p.toFixed(4)} R ${r.toFixed(4)}, ${ms.toFixed(3)} ms per sentence`)
       rows.push({ model: `${info.name} v${info.version}`, dataset: `${v.dataset} ${lang} (validation, ${items.length})`, metric: `entity F1 name/group/place, exact span (P ${p.toFixed(3)}, R ${r.toFixed(3)})`, value: f1, ...(baseline !== undefined ? { baseline } : {}) })
     }
+    if (info.manifest.languages.includes('en')) rows.push(...await otherDomains(model, `${info.name} v${info.version}`, log))
   } finally {
     model.dispose()
   }
+  return rows
+}
+
+interface Item { text: string, gold: string[] }
+
+/** exact character-span + category precision, recall and F1 of the model on `items`, and ms per sentence */
+async function score (model: LoadedModel<NerInput, Entity[]>, items: Item[], lang: string): Promise<{ p: number, r: number, f1: number, ms: number, tp: number, pred: number, gold: number, emptyClean: number, empty: number }> {
+  let tp = 0; let pred = 0; let gold = 0; let ms = 0; let empty = 0; let emptyClean = 0
+  for (let i = 0; i < items.length; i += 500) {
+    const part = items.slice(i, i + 500)
+    const t0 = performance.now()
+    const out = await model.predict(part.map((x) => ({ text: x.text, lang })))
+    ms += performance.now() - t0
+    part.forEach((x, j) => {
+      const g = new Set(x.gold)
+      const p = (out[j] ?? []).map((e) => `${e.start}:${e.end}:${e.category}`)
+      gold += g.size; pred += p.length
+      if (g.size === 0) { empty++; if (p.length === 0) emptyClean++ }
+      for (const s of p) if (g.has(s)) tp++
+    })
+  }
+  const p = pred === 0 ? 0 : tp / pred; const r = gold === 0 ? 0 : tp / gold
+  return { p, r, f1: p + r === 0 ? 0 : 2 * p * r / (p + r), ms: ms / Math.max(1, items.length), tp, pred, gold, emptyClean, empty }
+}
+
+/** the project's own everyday sentences (eval/data/ner-everyday.jsonl): gold entities by their text, found left to right */
+export function everyday (): Item[] {
+  const file = join(import.meta.dirname, 'data', 'ner-everyday.jsonl')
+  return readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => {
+    const x = JSON.parse(l) as { text: string, entities: Array<{ text: string, category: string }> }
+    let from = 0
+    const gold = x.entities.map((e) => {
+      const at = x.text.indexOf(e.text, from)
+      if (at < 0) throw new Error(`ner-everyday: "${e.text}" not in "${x.text}"`)
+      from = at + e.text.length
+      return `${at}:${from}:${e.category}`
+    })
+    return { text: x.text, gold }
+  })
+}
+
+/**
+ * English beyond newswire: WNUT-17 dev (social media; person, location, corporation and group as
+ * organisation) and the project's own everyday sentences, most of them without any entity.
+ */
+async function otherDomains (model: LoadedModel<NerInput, Entity[]>, name: string, log: (s: string) => void): Promise<EvalRow[]> {
+  const rows: EvalRow[] = []
+  const w = wnut17('emerging.dev.conll').map(asText)
+  const sw = await score(model, w, 'en')
+  log(`ner en social media (WNUT-17 dev): ${w.length} sentences, F1 ${sw.f1.toFixed(4)} P ${sw.p.toFixed(4)} R ${sw.r.toFixed(4)}`)
+  rows.push({ model: name, dataset: `WNUT-17 en, social media (dev, ${w.length})`, metric: `entity F1 name/group/place, exact span (P ${sw.p.toFixed(3)}, R ${sw.r.toFixed(3)})`, value: sw.f1, baseline: 'published (test, all 6 types): best shared-task system 0.419' })
+  const e = everyday()
+  const se = await score(model, e, 'en')
+  const clean = se.emptyClean / Math.max(1, se.empty)
+  log(`ner en everyday sentences (written by the project): ${e.length} sentences, ${se.empty} without entities, ${se.emptyClean} of them tagged with none; F1 ${se.f1.toFixed(4)} P ${se.p.toFixed(4)} R ${se.r.toFixed(4)} (${se.tp}/${se.pred} predicted, ${se.gold} gold)`)
+  const dataset = `everyday sentences en, written by the project (eval/data/ner-everyday.jsonl, ${e.length}: ${se.empty} without entities)`
+  rows.push({ model: name, dataset, metric: `entity precision, exact span (${se.tp} of ${se.pred} predicted right; R ${se.r.toFixed(3)}, F1 ${se.f1.toFixed(3)})`, value: se.p })
+  rows.push({ model: name, dataset, metric: 'share of entity-free sentences tagged with no entity', value: clean })
   return rows
 }

@@ -7,6 +7,13 @@ import type { TF } from '../lib/tf.js'
 import { loadSimilarity, loadTables, tfidfPeer } from '../lib/text/similarity.js'
 import { spearman, stsPairs } from '../training/similarity-data.js'
 import type { EvalRow } from './images.js'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+
+/** the project's own English pairs (eval/data/similarity-everyday.jsonl): paraphrases in other words and unrelated pairs */
+export function everydayPairs (): Array<{ a: string, b: string, kind: 'paraphrase' | 'unrelated' }> {
+  return readFileSync(join(import.meta.dirname, 'data', 'similarity-everyday.jsonl'), 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as { a: string, b: string, kind: 'paraphrase' | 'unrelated' })
+}
 
 const PEERS: Record<string, string> = { en: 'TF-IDF 0.69, averaged GloVe 0.58, SBERT-NLI 0.77 (held-out); >= 0.72 wanted', de: 'TF-IDF 0.61 (held-out)', es: 'TF-IDF 0.68 (held-out)', nl: 'TF-IDF 0.62 (held-out)' }
 
@@ -28,6 +35,20 @@ export async function evaluate (info: ModelInfo, tf: TF, log: (s: string) => voi
       const dataset = `stsb-multi-mt ${lang} (dev, ${pairs.length})`
       rows.push({ model: `${info.name} v${info.version}${served ? '' : ' (not served)'}`, dataset, metric: 'spearman', value: rho, baseline: PEERS[lang] ?? '' })
       rows.push({ model: 'TF-IDF cosine (peer)', dataset, metric: 'spearman', value: peer })
+    }
+    if (info.manifest.languages.includes('en')) {
+      const pairs = everydayPairs()
+      const got = await model.predict(pairs.map((p) => ({ a: p.a, b: p.b, lang: 'en' }))) as number[]
+      const of = (kind: string) => got.filter((_, i) => pairs[i]!.kind === kind)
+      const para = of('paraphrase'); const un = of('unrelated')
+      const mean = (x: number[]) => x.reduce((a, v) => a + v, 0) / Math.max(1, x.length)
+      const dataset = `everyday pairs en, written by the project (eval/data/similarity-everyday.jsonl: ${para.length} paraphrases, ${un.length} unrelated)`
+      log(`similarity en everyday pairs: "${pairs[0]!.a}" / "${pairs[0]!.b}" ${got[0]!.toFixed(3)}; paraphrases mean ${mean(para).toFixed(3)} (${para.filter((v) => v >= 0.6).length} of ${para.length} >= 0.6), unrelated mean ${mean(un).toFixed(3)} (${un.filter((v) => v <= 0.2).length} of ${un.length} <= 0.2)`)
+      const name = `${info.name} v${info.version}`
+      rows.push({ model: name, dataset, metric: `"${pairs[0]!.a}" / "${pairs[0]!.b}"`, value: got[0]!, baseline: '>= 0.6 wanted' })
+      rows.push({ model: name, dataset, metric: 'paraphrases: mean similarity', value: mean(para) })
+      rows.push({ model: name, dataset, metric: 'paraphrases: share >= 0.6', value: para.filter((v) => v >= 0.6).length / para.length })
+      rows.push({ model: name, dataset, metric: 'unrelated: mean similarity', value: mean(un), baseline: '<= 0.2 wanted' })
     }
   } finally {
     model.dispose()

@@ -81,6 +81,30 @@ export const europeana = (file: 'enp_DE.lft.bio' | 'enp_DE.onb.bio' | 'enp_DE.sb
   columns(`ner/europeana-newspapers-de-nl/${file}`, { sep: / /, wordCol: 0, tagCol: last, skip: (l) => !/ \S+$/.test(l), map: (t) => { const u = t.toUpperCase(); return u === 'BER' ? 'PER' : ['PER', 'ORG', 'LOC', 'MISC'].includes(u) ? u : null }, splitAt: (w, n) => w === '.' || w === '!' || w === '?' || (n >= 40 && (w === ',' || w === ';')) || n >= 80 })
 
 /**
+ * WNUT-17 (social media: tweets, Reddit, YouTube and Stack Overflow comments): person as PER,
+ * location as LOC, corporation and group (companies, bands, teams) as ORG, product and
+ * creative-work as MISC (learned, never reported). Its test file is held out and never read.
+ */
+const WNUT_TYPES: Record<string, string> = { person: 'PER', location: 'LOC', corporation: 'ORG', group: 'ORG', product: 'MISC', 'creative-work': 'MISC' }
+export const wnut17 = (file: 'wnut17train.conll' | 'emerging.dev.conll') =>
+  columns(`ner/wnut17-emerging-entities/${file}`, { sep: /\t/, wordCol: 0, tagCol: (f) => f[1] ?? 'O', map: (t) => WNUT_TYPES[t] ?? null })
+
+/**
+ * Copies of a seeded share of the sentences in lower case (`lower`) and in capitals (`upper`),
+ * labels unchanged: text on the web comes in every case, and a tagger that has seen only edited
+ * text takes every capital for a name and misses every lower-case one.
+ */
+export function caseVariants (sents: Sentence[], lower: number, upper: number, random: () => number): Sentence[] {
+  const out: Sentence[] = []
+  for (const s of sents) {
+    const r = random()
+    if (r < lower) out.push({ words: s.words.map((w) => w.toLowerCase()), labels: s.labels })
+    else if (r < lower + upper) out.push({ words: s.words.map((w) => w.toUpperCase()), labels: s.labels })
+  }
+  return out
+}
+
+/**
  * GermEval 2014 dev, outer level. PER/ORG/LOC are kept; derivations ("deutsche": LOCderiv) and
  * partial names ("Merkel-Regierung": PERpart) are not names of a person, organisation or place in
  * the sense of this API, so they become O; OTH is MISC. The German tagger trains on it, so it is

@@ -3,7 +3,8 @@
 // tenths of the data, as served text sees one built without it.
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { LEXICON_MIN, LEXICON_SIZE, NounForms, lexiconKey, lowerForm, typeOf, type NameLists } from '../lib/text/ner-features.js'
+import { LEXICON_MIN, LEXICON_SIZE, NounForms, lexiconKey, lowerForm, tokenize, typeOf, type NameLists } from '../lib/text/ner-features.js'
+import { bbc, goemotions, semevalSentiment } from './data.js'
 import type { Sentence } from './ner-data.js'
 
 export const FOLDS = 10
@@ -114,4 +115,43 @@ export async function nameLists (): Promise<NameLists<Set<string>>> {
   }
   for (const w of [...strings(allLocales.de?.location?.state), ...strings(allLocales.de?.location?.country)]) if (one(w)) place.add(w)
   return { first, last, place }
+}
+
+/** Where the English lower-case word list comes from, for the manifest. */
+export const LOWER_CASE_WORDS = {
+  name: 'English words mostly written in lower case, counted in unlabelled text: GoEmotions train (Reddit comments), SemEval-2017 task 4A tweets, BBC News articles, WNUT-17 train (social media)',
+  path: 'emotion/goemotions, sentiment/semeval2017-task4a, taxonomy/bbc-news, ner/wnut17-emerging-entities',
+  licence: 'GoEmotions Apache-2.0; SemEval-2017 research use; BBC News research use; WNUT-17 CC BY 4.0'
+}
+
+/**
+ * English capitalises names, but also every sentence's first word, interjections and headings
+ * ("Phew", "Click here"): a capital letter alone says little there. A word that, where case is
+ * free (inside a sentence, not after a full stop or colon, in text that is not all capitals), is
+ * mostly written in lower case is likely a common word even when it comes capitalised; the list
+ * holds such words, lower-cased (seen at least `min` times so, and in at least `share` of their
+ * free uses). NounForms (caseless) marks them as 'n', so the tagger learns how far to trust it.
+ */
+export function lowerCaseWords (extra: string[][], min = 3, share = 0.5): { words: Set<string>, texts: number } {
+  const texts = [...goemotions('train').map((r) => r.text), ...semevalSentiment().map((r) => r.text), ...bbc().map((r) => r.text)]
+  const counts = new Map<string, [number, number]>()
+  const add = (words: string[]) => {
+    for (let i = 1; i < words.length; i++) {
+      const w = words[i] as string; const prev = words[i - 1] as string
+      if (!/^\p{L}+$/u.test(w) || /^[.!?:"“]$/.test(prev)) continue
+      const low = w.toLowerCase()
+      const c = counts.get(low) ?? [0, 0]
+      c[w === low ? 0 : 1]++
+      counts.set(low, c)
+    }
+  }
+  for (const t of texts) {
+    const letters = t.replace(/[^\p{L}]/gu, '')
+    if (letters.length > 0 && letters.replace(/\p{Lu}/gu, '').length < letters.length / 2) continue
+    for (const line of t.split(/\n+/)) add(tokenize(line).map((x) => x.text))
+  }
+  for (const s of extra) add(s)
+  const words = new Set<string>()
+  for (const [w, [lo, up]] of counts) if (lo >= min && lo >= share * (lo + up)) words.add(w)
+  return { words, texts: texts.length + extra.length }
 }

@@ -12,11 +12,11 @@
 import { mkdir, writeFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileIO } from '../lib/tf-io.js'
-import { FEATURES, LABELS, LEXICON_SIZE, NUM_LABELS, featurise, NAME_KINDS, type NounForms } from '../lib/text/ner-features.js'
-import { FOLDS, GERMAN_NOUNS, NAME_LISTS, germanNouns, lexicons, nameLists } from './ner-lexicon.js'
+import { FEATURES, LABELS, LEXICON_SIZE, NUM_LABELS, featurise, NAME_KINDS, NounForms } from '../lib/text/ner-features.js'
+import { FOLDS, GERMAN_NOUNS, LOWER_CASE_WORDS, NAME_LISTS, germanNouns, lexicons, lowerCaseWords, nameLists } from './ner-lexicon.js'
 import { rng, shuffle } from './fasttext.js'
 import { MAX_CHARS, quantise } from '../lib/text/ner.js'
-import { clearCommonNouns, conll2002, conll2003, europeana, germevalDev, germevalDevSources, retokenize, wikiann, type Sentence } from './ner-data.js'
+import { caseVariants, clearCommonNouns, wnut17, conll2002, conll2003, europeana, germevalDev, germevalDevSources, retokenize, wikiann, type Sentence } from './ner-data.js'
 import { TEMPERATURES, applyThresholds, bestTemperature, calibrate, calibrationLoss, evaluate, fitThresholds, pickThresholds, pool, scoreSpans, train, type Encoded, type Prf, type Scored, type Tagger } from './ner-perceptron.js'
 
 const env = process.env
@@ -36,12 +36,16 @@ interface Source { name: string, path: string, licence: string, split: string, r
  * their own (TrainOpts.adapt in ner-perceptron.ts).
  */
 interface CvSource extends Source { baseline: string, groups: () => string[], folds: number, repeat: number, lexiconWeight: number, adapt: boolean }
-interface LangSpec { train: Source[], val?: Source & { baseline: string }, cv?: CvSource, epochs: number, lexicon: boolean, /** German common-noun forms as a feature (germanNouns) */ nouns?: boolean }
+interface LangSpec { train: Source[], val?: Source & { baseline: string }, cv?: CvSource, epochs: number, lexicon: boolean, /** German common-noun forms as a feature (germanNouns) */ nouns?: boolean, /** English words mostly written in lower case, and the name lists, as a feature (lowerCaseWords) */ lowerWords?: boolean }
 
 const CONLL03 = { path: 'ner/conll2003-en', licence: 'research use only (Reuters RCV1 agreement)' }
 const CONLL02 = { path: 'ner/conll2002-es-nl', licence: 'research use only, not commercial (CoNLL-2002 README)' }
 const WIKIANN = { name: 'WikiANN German (silver, Babelscape/wikineural copy)', path: 'ner/wikiann-de-silver', licence: 'CC BY-NC-SA 4.0 (wikineural); WikiANN states none' }
 const ENP = { path: 'ner/europeana-newspapers-de-nl', licence: 'CC0 1.0' }
+const WNUT = { path: 'ner/wnut17-emerging-entities', licence: 'CC BY 4.0' }
+// English beyond newswire: social media (WNUT-17) and lower-case and capitals copies of a share of
+// every English sentence (NER_EN_LOWER, NER_EN_UPPER), seeded
+const enCased = () => caseVariants([...conll2003('eng.train'), ...wnut17('wnut17train.conll')], Number(env.NER_EN_LOWER ?? 0.1), Number(env.NER_EN_UPPER ?? 0.05), rng(SEED + 1))
 
 // WikiANN is mostly title-like fragments dense with names (a third of their tokens); its full
 // sentences look more like running text (tried as source 6, no better)
@@ -90,10 +94,15 @@ function deMix (all: Source[]): Source[] {
 
 const LANGS: Record<string, LangSpec> = {
   en: {
-    train: [{ name: 'CoNLL-2003 English', ...CONLL03, split: 'eng.train', read: () => conll2003('eng.train') }],
+    train: [
+      { name: 'CoNLL-2003 English', ...CONLL03, split: 'eng.train', read: () => conll2003('eng.train') },
+      ...(env.NER_EN_WNUT === '0' ? [] : [{ name: 'WNUT-17 (person, location; corporation and group as organisation; product and creative-work as MISC)', ...WNUT, split: 'wnut17train.conll', read: () => wnut17('wnut17train.conll') }]),
+      { name: 'CoNLL-2003 English and WNUT-17, lower-case and capitals copies', ...CONLL03, licence: `${CONLL03.licence}; ${WNUT.licence}`, split: `eng.train and wnut17train.conll: ${Number(env.NER_EN_LOWER ?? 0.1) * 100}% of sentences lower-cased, ${Number(env.NER_EN_UPPER ?? 0.05) * 100}% in capitals (seeded)`, read: enCased }
+    ],
     val: { name: 'CoNLL-2003 English', ...CONLL03, split: 'eng.testa (validation)', read: () => conll2003('eng.testa'), baseline: 'published (test set, all 4 types): LSTM-CRF 0.909 (Lample et al. 2016), BERT-large 0.928; peer (held-out): compromise 0.49' },
     epochs: 12,
-    lexicon: true
+    lexicon: true,
+    lowerWords: env.NER_EN_WORDS !== '0'
   },
   es: {
     train: [{ name: 'CoNLL-2002 Spanish', ...CONLL02, split: 'esp.train', read: () => conll2002('esp.train') }],
@@ -235,6 +244,7 @@ const metrics: Array<{ dataset: string, split: string, metric: string, value: nu
 const notes: string[] = []
 const temperature: Record<string, number> = {}
 const minConfidence: Record<string, number[]> = {}
+const caseless: string[] = []
 const data: Array<{ name: string, path: string, licence: string, split: string, rows: number }> = []
 for (const lang of langs) {
   const spec = LANGS[lang]
@@ -249,6 +259,14 @@ for (const lang of langs) {
     data.push({ name: `${s.name} [${lang}]`, path: s.path, licence: s.licence, split: s.split, rows: rows.length })
   }
   let nouns: NounForms | undefined
+  if (spec.lowerWords === true) {
+    const names = await nameLists()
+    const lw = lowerCaseWords(wnut17('wnut17train.conll').map((x) => x.words))
+    nouns = NounForms.of(lw.words, names, true)
+    caseless.push(lang)
+    data.push({ ...LOWER_CASE_WORDS, name: `${LOWER_CASE_WORDS.name} [${lang}, a feature, not training sentences]`, split: `${lw.words.size} words, from ${lw.texts} texts and training sentences`, rows: lw.words.size })
+    data.push({ ...NAME_LISTS, name: `${NAME_LISTS.name} [${lang}, a feature, not training sentences]`, split: `one-word names: ${names.first.size} first names, ${names.last.size} surnames, ${names.place.size} places`, rows: names.first.size + names.last.size + names.place.size })
+  }
   if (spec.nouns === true) {
     const names = env.NER_DE_NAMES === '0' ? undefined : await nameLists()
     const g = germanNouns(names)
@@ -299,7 +317,7 @@ function show (v: Prf): string { return `F1 ${v.f1.toFixed(4)} P ${v.p.toFixed(4
 const dir = env.NER_OUT ?? join(import.meta.dirname, '..', 'model-store', 'ner', '1')
 await mkdir(dir, { recursive: true })
 const all = Buffer.concat(buffers)
-const meta = { buckets: BUCKETS, features: FEATURES, labels: LABELS, languages: langs, maxChars: MAX_CHARS, temperature, minConfidence }
+const meta = { buckets: BUCKETS, features: FEATURES, labels: LABELS, languages: langs, maxChars: MAX_CHARS, temperature, minConfidence, caseless }
 await fileIO(join(dir, 'model.json')).save!({
   format: 'ner-perceptron',
   generatedBy: 'training/ner.ts',
@@ -321,7 +339,7 @@ const manifest = {
     command: 'npm run train -- ner',
     seed: SEED,
     data,
-    notes: `${BUCKETS} hashed buckets x ${NUM_LABELS} labels per language, ${FEATURES} feature templates per token (words and lower-cased words in a +-2 window, word bigrams, shapes, prefixes and suffixes, capitalisation patterns; for ${langs.filter((l) => LANGS[l]?.nouns === true).join(', ') || 'no language'}, whether a word is, or ends in, a common-noun form of german-pos-dict, its capitalisation saying little where every noun has one, and whether it is a listed first name, surname or place (the name lists below)), emission tables quantised to uint8; training and validation sentences re-cut by the service's tokeniser (labels carried over) so that both see what serving sees; for ${langs.filter((l) => LANGS[l]?.lexicon === true).join(', ')}, a lexicon (hashed lower-cased word -> its most frequent type in the training data, jackknifed over 10 folds in training); confidence is the mean forward-backward probability of an entity's token labels, with a per-language temperature fitted to validation log-loss. ${notes.join('; ')}. ${langs.some((l) => LANGS[l]?.val !== undefined) ? `${langs.filter((l) => LANGS[l]?.val !== undefined).join(', ')}: epoch count, temperature and confidence threshold are selected on the validation sets the metrics below come from, so those figures are slightly optimistic.` : ''} Texts are read up to ${MAX_CHARS} UTF-16 code units.`
+    notes: `${BUCKETS} hashed buckets x ${NUM_LABELS} labels per language, ${FEATURES} feature templates per token (words and lower-cased words in a +-2 window, word bigrams, shapes, prefixes and suffixes, capitalisation patterns; for ${langs.filter((l) => LANGS[l]?.nouns === true).join(', ') || 'no language'}, whether a word is, or ends in, a common-noun form of german-pos-dict, its capitalisation saying little where every noun has one, and whether it is a listed first name, surname or place (the name lists below); for ${langs.filter((l) => LANGS[l]?.lowerWords === true).join(', ') || 'no language'}, whether a word, lower-cased, is one mostly written in lower case where case is free (a capitalised common word: sentence-initial words, interjections, headings) and whether it is a listed name or place), emission tables quantised to uint8; training and validation sentences re-cut by the service's tokeniser (labels carried over) so that both see what serving sees; for ${langs.filter((l) => LANGS[l]?.lexicon === true).join(', ')}, a lexicon (hashed lower-cased word -> its most frequent type in the training data, jackknifed over 10 folds in training); confidence is the mean forward-backward probability of an entity's token labels, with a per-language temperature fitted to validation log-loss. ${notes.join('; ')}. ${langs.some((l) => LANGS[l]?.val !== undefined) ? `${langs.filter((l) => LANGS[l]?.val !== undefined).join(', ')}: epoch count, temperature and confidence threshold are selected on the validation sets the metrics below come from, so those figures are slightly optimistic.` : ''} Texts are read up to ${MAX_CHARS} UTF-16 code units.`
   },
   metrics,
   created: new Date().toISOString()

@@ -56,3 +56,24 @@ function pearson (x: number[], y: number[]): number {
 export function spearman (x: number[], y: number[]): number {
   return pearson(ranks(x), ranks(y))
 }
+
+/** how far below the network alone the combined dev Spearman may fall (chooseSifWeight) */
+export const SIF_SLACK = 0.02
+
+/**
+ * The weight of the SIF cosine in the served noisy-OR (combineSif in lib/text/similarity.ts): the
+ * largest on a 0.1 grid whose dev Spearman stays within SIF_SLACK of the network alone. STS
+ * Benchmark rewards shared words (its pairs without one are seldom alike), so Spearman alone would
+ * pick 0 and leave a paraphrase in other words ("a kitten sits on a rug") near 0; the slack buys
+ * word meaning at a bounded cost in ranking.
+ */
+export function chooseSifWeight (net: number[], sif: number[], gold: number[], combine: (n: number, s: number, w: number) => number): { weight: number, rho: number, netRho: number, sifRho: number } {
+  const netRho = spearman(net, gold)
+  let weight = 0; let rho = netRho
+  for (let k = 1; k <= 10; k++) {
+    const w = k / 10
+    const r = spearman(net.map((n, i) => combine(n, sif[i] as number, w)), gold)
+    if (r >= netRho - SIF_SLACK) { weight = w; rho = r }
+  }
+  return { weight, rho, netRho, sifRho: spearman(sif, gold) }
+}

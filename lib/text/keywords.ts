@@ -9,7 +9,7 @@ import type { Tensor } from '@tensorflow/tfjs'
 import type { LoadedModel, ModelLoader } from '../models.js'
 import { fileIO } from '../tf-io.js'
 import { analyse, featurise, FEATURES, getNlp, MAX_CHARS, rankCandidates, type Analysed, type KeywordTables } from './keywords-features.js'
-import { stopwordKeyphrases } from './keywords-stopwords.js'
+import { parseWordClasses, stopwordKeyphrases, type WordClasses } from './keywords-stopwords.js'
 
 export interface Keyword { keyword: string, confidence_score: number }
 export interface KeywordInput { text: string, lang: string }
@@ -25,12 +25,24 @@ const MAX_ROWS = 32_768
 
 const pause = () => new Promise<void>((resolve) => setImmediate(resolve))
 
+/**
+ * The word classes of the stopword ranker's languages (pos.json, written by training/keywords-pos.ts:
+ * verbs, adjectives and function words per language); a model folder without it gives none, and its languages are
+ * cut at stopwords only. German needs none (isPattern reads its capitals).
+ */
+export async function wordClasses (dir: string): Promise<Map<string, WordClasses>> {
+  let raw: string
+  try { raw = await readFile(join(dir, 'pos.json'), 'utf8') } catch { return new Map() }
+  return parseWordClasses(raw)
+}
+
 export const loadKeywords: ModelLoader = async (dir, manifest, tf) => {
   const cfg = JSON.parse(await readFile(join(dir, 'keywords.json'), 'utf8')) as Config
   if (cfg.features.join('|') !== FEATURES.join('|')) throw new Error('keywords.json was trained with other features than lib/text/keywords-features.ts computes')
   const model = await tf.loadLayersModel(fileIO(join(dir, 'model.json')))
   getNlp()
   const F = FEATURES.length
+  const classes = await wordClasses(dir)
 
   const scoreRows = async (rows: Float32Array[]): Promise<Float32Array> => {
     const out = new Float32Array(rows.length)
@@ -59,7 +71,7 @@ export const loadKeywords: ModelLoader = async (dir, manifest, tf) => {
         rows.push(...featurise(a, cfg.tables))
       } else {
         // es, nl, de (the route lets no other code through): the untrained stopword ranker
-        docs.push({ other: stopwordKeyphrases(text, lang, TOP) })
+        docs.push({ other: stopwordKeyphrases(text, lang, TOP, classes.get(lang)) })
       }
       read += Math.min(text.length, MAX_CHARS)
       if (read >= YIELD_CHARS) { read = 0; await pause() }

@@ -174,23 +174,27 @@ export class NounForms {
    * `hashes`: wordHash of every form, ascending, no repeats. `names`: the same for one-word names
    * from name lists (first names, surnames, places), which add their marks to a word's class.
    */
-  constructor (readonly hashes: Uint32Array, readonly names?: Names) {}
-  static of (forms: Iterable<string>, names?: NameLists<Iterable<string>>): NounForms {
-    return new NounForms(hashSet(forms), names === undefined ? undefined : { first: hashSet(names.first), last: hashSet(names.last), place: hashSet(names.place) })
+  constructor (readonly hashes: Uint32Array, readonly names?: Names, readonly caseless = false) {}
+  static of (forms: Iterable<string>, names?: NameLists<Iterable<string>>, caseless = false): NounForms {
+    return new NounForms(hashSet(forms), names === undefined ? undefined : { first: hashSet(names.first), last: hashSet(names.last), place: hashSet(names.place) }, caseless)
   }
 
   has (w: string): boolean { return hasHash(this.hashes, wordHash(w)) }
 
   /**
    * 'n' a noun form, 'c' ends in a capitalised noun form of 4+ letters (a compound), 'o' neither;
-   * then, with name lists, F if it is a listed first name, L a surname, P a place.
+   * then, with name lists, F if it is a listed first name, L a surname, P a place. A caseless list
+   * (English: words mostly written in lower case, lowerCaseWords in training/ner-lexicon.ts) is
+   * looked up by the lower-cased word, and the names by the word and its capitalised form.
    */
   classOf (w: string): string {
     let c = this.cache.get(w)
     if (c === undefined) {
       if (this.cache.size > 200_000) this.cache.clear()
       c = 'o'
-      if (this.has(w)) c = 'n'
+      if (this.caseless) {
+        if (this.has(w.toLowerCase())) c = 'n'
+      } else if (this.has(w)) c = 'n'
       else if (/^\p{Lu}\p{Ll}/u.test(w)) {
         for (let k = 2; k <= w.length - 4; k++) {
           const tail = w.slice(k)
@@ -199,9 +203,10 @@ export class NounForms {
       }
       if (this.names !== undefined) {
         const h = wordHash(w)
-        if (hasHash(this.names.first, h)) c += 'F'
-        if (hasHash(this.names.last, h)) c += 'L'
-        if (hasHash(this.names.place, h)) c += 'P'
+        const h2 = this.caseless ? wordHash(w.charAt(0).toUpperCase() + w.slice(1).toLowerCase()) : h
+        if (hasHash(this.names.first, h) || hasHash(this.names.first, h2)) c += 'F'
+        if (hasHash(this.names.last, h) || hasHash(this.names.last, h2)) c += 'L'
+        if (hasHash(this.names.place, h) || hasHash(this.names.place, h2)) c += 'P'
       }
       this.cache.set(w, c)
     }

@@ -26,7 +26,7 @@ const yieldLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
 export interface NerInput { text: string, lang?: string }
 export interface Entity { name: string, category: string, confidence_score: number, start: number, end: number }
 
-interface Meta { buckets: number, features: number, labels: string[], languages: string[], maxChars: number, temperature?: Record<string, number>, minConfidence?: Record<string, number[]> }
+interface Meta { buckets: number, features: number, labels: string[], languages: string[], maxChars: number, temperature?: Record<string, number>, minConfidence?: Record<string, number[]>, /** languages whose word list is looked up lower-cased (NounForms.caseless) */ caseless?: string[] }
 
 /**
  * Emission weights to uint8 with one scale, 0 exactly representable (the most common value). The
@@ -112,7 +112,7 @@ export const loadNer: ModelLoader = async (dir, manifest) => {
       min: q.min,
       transitions: new Float32Array(t.bytes.buffer, t.bytes.byteOffset, t.bytes.length / 4),
       ...(lx !== undefined ? { lexicon: lx.bytes } : {}),
-      ...(nounHashes !== undefined ? { nouns: new NounForms(nounHashes, names) } : {}),
+      ...(nounHashes !== undefined ? { nouns: new NounForms(nounHashes, names, meta.caseless?.includes(lang) === true) } : {}),
       temperature: meta.temperature?.[lang] ?? 1,
       minConfidence: meta.minConfidence?.[lang] ?? [0, 0, 0]
     })

@@ -8,17 +8,42 @@ import type { Tensor } from '@tensorflow/tfjs'
 import type { LoadedModel, ModelLoader } from '../models.js'
 import { fileIO } from '../tf-io.js'
 import { CHAR_BUCKETS, FEATURES, WORD_BUCKETS, decodeVectors, pairFeatures, tfidfCosine, type IdfTable, type WordVectors } from './similarity-features.js'
+import { SIF_FEATURES, sifFeatures } from './similarity-sif.js'
+import { loadWordVectors, type WordVectors as SharedVectors } from './word-vectors.js'
 
 export interface SimilarityInput { a: string, b: string, lang: string }
 
-interface FeatureFile { features: string[], mean: number[], std: number[], idfLanguages: string[], words: number, dim: number }
+/**
+ * `sif`: the SIF features (lib/text/similarity-sif.ts) follow the others, from the shared word
+ * vectors in `sif.wordVectors` (a folder of the model store, e.g. "word-vectors/1") with the
+ * common component `sif.pc` removed. `sif.combine`: in its languages (those of the vectors) the
+ * served similarity is the noisy-OR of the network's and the SIF cosine's (combineSif).
+ */
+interface FeatureFile { features: string[], mean: number[], std: number[], idfLanguages: string[], words: number, dim: number, sif?: { wordVectors: string, pc: number[], combine?: { weight: number, languages: string[] } } }
 
-export interface SimilarityTables { idf: Map<string, IdfTable>, vectors: WordVectors, cfg: FeatureFile }
+/**
+ * Two estimates of one similarity, either of which may see it: the network's (lexical overlap,
+ * alignment; it learned from STS Benchmark that pairs with no shared content word are seldom
+ * alike) and the SIF sentence vectors' (word meaning: a kitten on a rug is a cat on a mat).
+ * Noisy-OR: 1 - (1 - net) (1 - weight * max(0, sif)); weight 0 is the network alone.
+ */
+export const combineSif = (net: number, sif: number, weight: number): number => 1 - (1 - net) * (1 - weight * Math.max(0, Math.min(1, sif)))
+
+export interface SimilarityTables { idf: Map<string, IdfTable>, vectors: WordVectors, cfg: FeatureFile, shared?: SharedVectors }
+
+/** the feature names a features.json promises, in vector order */
+export const featureNames = (cfg: { sif?: unknown }): string[] => [...FEATURES, ...(cfg.sif !== undefined ? SIF_FEATURES : [])]
+
+/** every feature of a pair, in featureNames order */
+export function allFeatures (t: SimilarityTables, a: string, b: string, lang: string): number[] {
+  const f = pairFeatures(a, b, lang, tablesFor(t, lang), t.vectors)
+  return t.shared !== undefined && t.cfg.sif !== undefined ? [...f, ...sifFeatures(a, b, t.shared, t.cfg.sif.pc)] : f
+}
 
 /** The lookup tables of a model version folder: IDF per language and the quantised word vectors. */
 export async function loadTables (dir: string): Promise<SimilarityTables> {
   const cfg = JSON.parse(await readFile(join(dir, 'features.json'), 'utf8')) as FeatureFile
-  if (cfg.features.join() !== FEATURES.join()) throw new Error('features.json was written for other features than lib/text/similarity-features.ts computes; retrain')
+  if (cfg.features.join() !== featureNames(cfg).join()) throw new Error('features.json was written for other features than lib/text/similarity-features.ts computes; retrain')
   const idfBin = await readFile(join(dir, 'idf.bin'))
   const per = WORD_BUCKETS + CHAR_BUCKETS
   if (idfBin.length !== per * cfg.idfLanguages.length) throw new Error(`idf.bin: expected ${per * cfg.idfLanguages.length} bytes, found ${idfBin.length}`)
@@ -29,7 +54,9 @@ export async function loadTables (dir: string): Promise<SimilarityTables> {
   const bin = await readFile(join(dir, 'vectors.bin'))
   if (bin.length !== cfg.words * (4 + cfg.dim)) throw new Error(`vectors.bin: expected ${cfg.words * (4 + cfg.dim)} bytes, found ${bin.length}`)
   const vectors = decodeVectors(await readFile(join(dir, 'words.txt'), 'utf8'), bin, cfg.dim)
-  return { idf, vectors, cfg }
+  // the model store's root is two folders up (<store>/similarity/<version>)
+  const shared = cfg.sif !== undefined ? await loadWordVectors(join(dir, '..', '..', cfg.sif.wordVectors)) : undefined
+  return { idf, vectors, cfg, ...(shared !== undefined ? { shared } : {}) }
 }
 
 function tablesFor (t: SimilarityTables, lang: string): IdfTable {
@@ -50,11 +77,17 @@ export const loadSimilarity: ModelLoader = async (dir, manifest, tf) => {
   const model = await tf.loadLayersModel(fileIO(join(dir, 'model.json')))
   const predict = async (pairs: SimilarityInput[]): Promise<number[]> => {
     if (pairs.length === 0) return []
-    const rows = pairs.map((p) => pairFeatures(p.a, p.b, p.lang, tablesFor(tables, p.lang), tables.vectors).map((v, k) => (v - mean[k]!) / std[k]!))
-    const y = tf.tidy(() => model.predict(tf.tensor2d(rows, [rows.length, FEATURES.length])) as Tensor)
+    const raw = pairs.map((p) => allFeatures(tables, p.a, p.b, p.lang))
+    const rows = raw.map((f) => f.map((v, k) => (v - mean[k]!) / std[k]!))
+    const y = tf.tidy(() => model.predict(tf.tensor2d(rows, [rows.length, tables.cfg.features.length])) as Tensor)
     const out = Array.from(await y.data())
     y.dispose()
-    return out.map((s) => Math.min(1, Math.max(0, s)))
+    const combine = tables.cfg.sif?.combine
+    const at = tables.cfg.features.indexOf('sif_cos')
+    return out.map((s, i) => {
+      const net = Math.min(1, Math.max(0, s))
+      return combine !== undefined && combine.languages.includes(pairs[i]!.lang) ? combineSif(net, raw[i]![at]!, combine.weight) : net
+    })
   }
   const loaded: LoadedModel<SimilarityInput, number> = {
     manifest,

@@ -98,6 +98,22 @@ t.test('name lists add their marks to the noun class: F first name, L surname, P
   t.same([...changed].sort((a, b) => a - b), [FEATURES - 4, FEATURES - 3, FEATURES - 2, FEATURES - 1], 'only the four noun templates see them')
 })
 
+t.test('a caseless word list (English words mostly written in lower case) is looked up lower-cased, names in either case', async (t) => {
+  const words = NounForms.of(['hello', 'click', 'target'], { first: ['Sarah'], last: ['Patel'], place: ['Denver'] }, true)
+  t.equal(words.classOf('Hello'), 'n', 'a capitalised common word is still a common word')
+  t.equal(words.classOf('hello'), 'n')
+  t.equal(words.classOf('CLICK'), 'n')
+  t.equal(words.classOf('Sarah'), 'oF')
+  t.equal(words.classOf('sarah'), 'oF', 'a lower-case name keeps its mark')
+  t.equal(words.classOf('Denver'), 'oP')
+  t.equal(words.classOf('Helloo'), 'o', 'whole words only, no compounds')
+  // the same list without caseless is looked up as written
+  t.equal(NounForms.of(['hello']).classOf('Hello'), 'o')
+  // rebuilt from its hashes (as the loader does, with the model's caseless flag), it answers the same
+  const again = new NounForms(words.hashes, words.names, true)
+  for (const w of ['Hello', 'sarah', 'Denver', 'Helloo']) t.equal(again.classOf(w), words.classOf(w), w)
+})
+
 t.test('BIOES: I-X and E-X only continue X, and every entity ends with E-X or S-X', async (t) => {
   const L = (name: string) => LABELS.indexOf(name as (typeof LABELS)[number])
   const [B_PER, I_PER, E_PER, S_PER, B_ORG, S_ORG, B_LOC, S_LOC] = ['B-PER', 'I-PER', 'E-PER', 'S-PER', 'B-ORG', 'S-ORG', 'B-LOC', 'S-LOC'].map(L) as [number, number, number, number, number, number, number, number]

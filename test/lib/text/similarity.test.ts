@@ -91,3 +91,25 @@ t.test('the trained model through its loader', { skip: hasRealModel('similarity'
   t.ok(ms < 20, `${ms.toFixed(2)} ms per single-pair prediction`)
   t.equal(join(info.dir), join(MODEL_STORE, 'similarity', String(info.version)))
 })
+
+t.test('the noisy-OR with the SIF cosine: weight 0 is the network alone, a negative cosine adds nothing', async (t) => {
+  const { combineSif } = await import('../../../lib/text/similarity.js')
+  t.ok(Math.abs(combineSif(0.3, 0.9, 0) - 0.3) < 1e-12)
+  t.ok(Math.abs(combineSif(0.3, -0.5, 0.8) - 0.3) < 1e-12)
+  t.ok(Math.abs(combineSif(0.2, 0.5, 0.8) - 0.52) < 1e-12)
+  t.equal(combineSif(1, 0.2, 0.8), 1)
+  t.ok(combineSif(0.2, 2, 1) <= 1, 'a cosine above 1 is capped')
+})
+
+t.test('the trained model: a paraphrase in other words scores high, an unrelated pair low (the README example)', { skip: hasRealModel('similarity') ? false : 'model-store/similarity not trained yet' }, async (t) => {
+  const { tf } = await getTf()
+  const info = (await scanStore(MODEL_STORE)).find((i) => i.name === 'similarity')!
+  const model = await loadSimilarity(info.dir, info.manifest, tf, { imageMaxPixels: 0 })
+  t.teardown(() => model.dispose())
+  const [para, other] = await model.predict([
+    { a: 'A cat is sitting on the mat.', b: 'A kitten sits on a rug.', lang: 'en' },
+    { a: 'A cat is sitting on the mat.', b: 'The stock market fell sharply today.', lang: 'en' }
+  ]) as number[]
+  t.ok(para! >= 0.6, `cat/kitten ${para}`)
+  t.ok(other! <= 0.2, `unrelated ${other}`)
+})
