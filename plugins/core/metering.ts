@@ -149,7 +149,10 @@ export default fp(async (fastify) => {
     timeWindow: 1000,
     store: Windows,
     skipOnError: false,
-    keyGenerator: (req: FastifyRequest) => req.apiKey !== null ? `k:${req.apiKey.id}` : `ip:${req.ip}`,
+    // /usage has a window of its own, so that a key over its rate can still see its usage
+    keyGenerator: (req: FastifyRequest) => req.apiKey == null
+      ? `ip:${req.ip}`
+      : `${req.routeOptions.config.quota === undefined ? 'u' : 'k'}:${req.apiKey.id}`,
     errorResponseBuilder: (_req, ctx) => new Errors.RateLimited(ctx.max, retryIn(ctx.ttl))
   })
   // A rate of r requests per second: r per second when r >= 1, else one per 1/r seconds.
@@ -268,8 +271,10 @@ export default fp(async (fastify) => {
       countRefused(req, reply, payload).then((p) => done(null, p), done)
       return
     }
+    // a request answered by a plugin registered before this one (the /docs static files) never got
+    // this plugin's request decorations: undefined, not null
     const c = req.charged
-    if (c !== null && reply.statusCode >= 400 && req.apiKey !== null) {
+    if (c != null && reply.statusCode >= 400 && req.apiKey != null) {
       refund(req, c, req.apiKey.id).then(() => done(null, payload), done)
       return
     }
