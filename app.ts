@@ -10,7 +10,9 @@ import store from './plugins/core/store.js'
 import metrics from './plugins/core/metrics.js'
 import openapi from './plugins/core/openapi.js'
 import models from './plugins/core/models.js'
-import metering from './plugins/core/metering.js'
+import rateLimit from './plugins/core/rate-limit.js'
+import auth from './plugins/core/auth.js'
+import quota from './plugins/core/quota.js'
 import pressure from './plugins/core/pressure.js'
 import sentiment from './plugins/ops/sentiment.js'
 import similarity from './plugins/ops/similarity.js'
@@ -40,10 +42,13 @@ async function app (fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(pressure)
   await fastify.register(request)
   await fastify.register(store)
+  // metering before any route (the /docs routes of openapi too), so every request has its decorations
+  await fastify.register(rateLimit)
+  await fastify.register(auth)
+  await fastify.register(quota)
   await fastify.register(metrics)
   await fastify.register(openapi)
   await fastify.register(models)
-  await fastify.register(metering)
 
   for (const op of TEXT_OPS) await fastify.register(op, { prefix: '/v4' })
   for (const op of IMAGE_OPS) {
