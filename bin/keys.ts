@@ -43,7 +43,7 @@ async function main () {
   if (cmd === undefined) fail('no command')
   const config = loadConfig()
   const store = openStore(config)
-  if (store instanceof RedisStore && !await store.connect(3000)) fail(`cannot reach Redis at REDIS_URL`)
+  if (store instanceof RedisStore && !await store.connect(3000)) fail('cannot reach Redis at REDIS_URL')
   try {
     switch (cmd) {
       case 'create': {

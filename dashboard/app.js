@@ -150,7 +150,7 @@ $('#pg-form').addEventListener('submit', async (e) => {
   const batch = $('#pg-batch').checked && !$('#pg-batch').disabled
   const fields = [['api_key', key()]]
   let body; let file = null
-  let path = `/v4/${op}${batch ? '_batch' : ''}`
+  const path = `/v4/${op}${batch ? '_batch' : ''}`
   if (IMAGE_OPS.includes(op)) {
     file = $('#pg-file').files[0] ?? null
     const url = $('#pg-url').value.trim()

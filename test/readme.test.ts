@@ -49,7 +49,7 @@ t.test('every shown answer is the service\'s', { timeout: 300_000 }, async (t) =
 })
 
 t.test('curl commands as the README writes them', async (t) => {
-  t.same(parseCurl(`curl -s $B/v4/x -d api_key=$K --data-urlencode 'text=["a b"]' -F file=@docs/a.jpg -d q="it's"`), {
+  t.same(parseCurl('curl -s $B/v4/x -d api_key=$K --data-urlencode \'text=["a b"]\' -F file=@docs/a.jpg -d q="it\'s"'), {
     url: '/v4/x', form: [['api_key', 'readme-example-key'], ['text', '["a b"]'], ['q', "it's"]], files: [['file', 'docs/a.jpg']]
   })
   t.same(rounded({ a: 0.12345, b: [1, 2.005, 'x'], c: null }), { a: 0.12, b: [1, 2.01, 'x'], c: null })

@@ -80,9 +80,7 @@ t.test('with an allow-listed host: the image, redirects rechecked, size and time
     else if (path === '/to-http') go(`http://localhost:${port}/img.jpg`)
     else if (path === '/to-ip') go(`https://127.0.0.1:${port}/img.jpg`)
     else if (path === '/to-metadata') go('https://169.254.169.254/latest/meta-data/')
-    else if (path === '/big') { res.writeHead(200); res.end(big) }
-    else if (path === '/big-announced') { res.writeHead(200, { 'content-length': String(50 * 1024 * 1024) }); res.write(Buffer.alloc(1000)) }
-    else if (path === '/silent') { /* never answers */ } else { res.writeHead(404); res.end() }
+    else if (path === '/big') { res.writeHead(200); res.end(big) } else if (path === '/big-announced') { res.writeHead(200, { 'content-length': String(50 * 1024 * 1024) }); res.write(Buffer.alloc(1000)) } else if (path === '/silent') { /* never answers */ } else { res.writeHead(404); res.end() }
   })
   const base = `https://localhost:${srv.port}`
   const fetch = createImageFetcher({ maxBytes: 1024 * 1024, timeoutMs: 1500, ca: creds.cert, allowHosts: ['localhost'], lookup: fakeLookup({ localhost: ['127.0.0.1'] }) })
