@@ -36,9 +36,7 @@ t.test('an event loop lagging past MAX_EVENT_LOOP_DELAY_MS sheds new requests, n
 })
 
 t.test('a full image queue answers 503 with Retry-After', { skip: hasRealModel('facial_emotion') ? false : 'model missing' }, async (t) => {
-  process.env.IMAGE_QUEUE = '1'
-  t.teardown(() => { delete process.env.IMAGE_QUEUE })
-  const app = await buildWithRealModels(t, ['facial_emotion'], { env: { MAX_EVENT_LOOP_DELAY_MS: '0' } })
+  const app = await buildWithRealModels(t, ['facial_emotion'], { env: { MAX_EVENT_LOOP_DELAY_MS: '0', IMAGE_QUEUE: '1' } })
   const res = await Promise.all(Array.from({ length: 8 }, () => app.inject({ method: 'POST', url: '/v4/facial_emotion', ...multipart([{ name: 'api_key', value: KEY }, { name: 'file', value: FACES, filename: 'file' }]) })))
   const shed = res.filter((r) => r.statusCode === 503)
   t.ok(res.some((r) => r.statusCode === 200), 'some served')
