@@ -18,6 +18,15 @@ export default [
     }
   },
   {
+    // STYLE: no source file over 300 lines, no function over 80 (warnings: they do not fail the tests)
+    files: ['**/*.ts'],
+    ignores: ['test/**'],
+    rules: {
+      'max-lines': ['warn', { max: 300 }],
+      'max-lines-per-function': ['warn', { max: 80, skipBlankLines: true, skipComments: true }]
+    }
+  },
+  {
     files: ['dashboard/**'],
     languageOptions: { globals: { Node: 'readonly', location: 'readonly', DataTransfer: 'readonly' } }
   },
