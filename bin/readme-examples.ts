@@ -81,7 +81,7 @@ export function parseCurl (command: string): Request {
   const req: Request = { url: '', form: [], files: [] }
   for (let i = 1; i < w.length; i++) {
     const a = w[i]!
-    if (a === '-s') continue
+    if (a === '-s' || a === '-sS') continue
     if (a === '-d' || a === '--data-urlencode' || a === '-F') {
       const v = w[++i] ?? ''
       const eq = v.indexOf('=')
