@@ -3,14 +3,16 @@
 // them there), then the system routes.
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import config, { type AppOptions } from './plugins/core/config.js'
+import config, { type AppOptions } from './plugins/core/context.js'
 import errors from './plugins/core/errors.js'
 import request from './plugins/core/request.js'
 import store from './plugins/core/store.js'
 import metrics from './plugins/core/metrics.js'
 import openapi from './plugins/core/openapi.js'
-import models from './plugins/core/models.js'
-import metering from './plugins/core/metering.js'
+import models from './plugins/core/model-registry.js'
+import rateLimit from './plugins/core/rate-limit.js'
+import auth from './plugins/core/auth.js'
+import quota from './plugins/core/quota.js'
 import pressure from './plugins/core/pressure.js'
 import sentiment from './plugins/ops/sentiment.js'
 import similarity from './plugins/ops/similarity.js'
@@ -26,7 +28,7 @@ import objectRecognizer from './plugins/ops/object_recognizer.js'
 import languageDetection from './plugins/ops/language_detection.js'
 import multilangKeywords from './plugins/ops/multilang_keywords.js'
 import health from './plugins/system/health.js'
-import modelList from './plugins/system/models.js'
+import modelList from './plugins/system/model-list.js'
 import usage from './plugins/system/usage.js'
 import admin from './plugins/system/admin.js'
 import dashboard from './plugins/system/dashboard.js'
@@ -42,10 +44,13 @@ async function app (fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(pressure)
   await fastify.register(request)
   await fastify.register(store)
+  // metering before any route (the /docs routes of openapi too), so every request has its decorations
+  await fastify.register(rateLimit)
+  await fastify.register(auth)
+  await fastify.register(quota)
   await fastify.register(metrics)
   await fastify.register(openapi)
   await fastify.register(models)
-  await fastify.register(metering)
 
   for (const op of TEXT_OPS) await fastify.register(op, { prefix: '/v4' })
   for (const op of IMAGE_OPS) {

@@ -4,6 +4,7 @@
 // npm run keys -- revoke KEY_OR_ID
 // Uses the store REDIS_URL names, else the embedded store's key file in DATA_DIR.
 import { parseArgs } from 'node:util'
+import { join } from 'node:path'
 import { loadConfig } from '../lib/config.js'
 import { createKey, hashKey, publicKey } from '../lib/keys.js'
 import { RedisStore } from '../lib/store/redis.js'
@@ -28,11 +29,21 @@ function limit (v: string | undefined, name: string, fallback: number | null, po
   return n
 }
 
+/** Where a key is kept, in the words of the README: the embedded store writes a file. */
+function where (store: { kind: string }, dataDir: string): string {
+  return store.kind === 'memory' ? `the embedded store's key file (${join(dataDir, 'keys.json')})` : `the ${store.kind} store`
+}
+
 async function main () {
   const [cmd, ...rest] = process.argv.slice(2)
+  if (cmd === 'help' || rest.includes('--help') || rest.includes('-h') || cmd === '--help' || cmd === '-h') {
+    process.stdout.write(`${USAGE}\n`)
+    return
+  }
+  if (cmd === undefined) fail('no command')
   const config = loadConfig()
   const store = openStore(config)
-  if (store instanceof RedisStore && !await store.connect(3000)) fail(`cannot reach Redis at REDIS_URL`)
+  if (store instanceof RedisStore && !await store.connect(3000)) fail('cannot reach Redis at REDIS_URL')
   try {
     switch (cmd) {
       case 'create': {
@@ -57,7 +68,7 @@ async function main () {
           rate: limit(values.rate, 'rate', d.rate, true)
         }
         const { key, record } = await createKey(store, values.name.trim(), plan)
-        process.stdout.write(`created ${record.id} (${record.name}) in the ${store.kind} store, plan ${JSON.stringify(plan)}\n`)
+        process.stdout.write(`created ${record.id} (${record.name}) in ${where(store, config.dataDir)}, plan ${JSON.stringify(plan)}\n`)
         process.stdout.write(`the key is shown once; keep it safe:\n${key}\n`)
         break
       }
@@ -76,7 +87,7 @@ async function main () {
         break
       }
       default:
-        fail(cmd === undefined ? 'no command' : `unknown command ${cmd}`)
+        fail(`unknown command ${cmd}`)
     }
   } finally {
     await store.close()

@@ -1,6 +1,8 @@
 // The dashboard: usage of the signed-in key, a playground for every operation, and the operator's
 // key administration. Plain ES modules, no framework, no CDN; the key and the admin token stay in
 // session storage only.
+import { opColour } from './colours.js'
+
 const $ = (sel) => document.querySelector(sel)
 const el = (tag, attrs = {}, ...children) => {
   const node = document.createElement(tag)
@@ -93,7 +95,7 @@ function renderHistory (history) {
       if (u === 0) return
       const h = u / max * (H - 10)
       y -= h
-      const r = svgEl('rect', { x: i * bw + 1, y, width: bw - 2, height: h, class: `op op${j % 6}` })
+      const r = svgEl('rect', { x: i * bw + 1, y, width: bw - 2, height: h, class: 'op', fill: opColour(j) })
       r.append(svgEl('title')); r.lastChild.textContent = `${d} ${op}: ${u}`
       svg.append(r)
     })
@@ -103,7 +105,13 @@ function renderHistory (history) {
     label.textContent = days[i]
     svg.append(label)
   }
-  const legend = el('ul', { class: 'legend' }, ops.map((op, j) => el('li', {}, el('span', { class: `swatch op${j % 6}`, 'aria-hidden': 'true' }), op)))
+  const swatch = (j) => {
+    // a style property, not a style attribute, which a Content-Security-Policy may forbid
+    const s = el('span', { class: 'swatch', 'aria-hidden': 'true' })
+    s.style.background = opColour(j)
+    return s
+  }
+  const legend = el('ul', { class: 'legend' }, ops.map((op, j) => el('li', {}, swatch(j), op)))
   $('#chart-history').replaceChildren(svg, legend)
   $('#history-table tbody').replaceChildren(...history.slice().reverse().map((h) => el('tr', {}, el('td', {}, h.day), el('td', {}, h.op), el('td', {}, h.units))))
 }
@@ -154,7 +162,7 @@ $('#pg-form').addEventListener('submit', async (e) => {
   const batch = $('#pg-batch').checked && !$('#pg-batch').disabled
   const fields = [['api_key', key()]]
   let body; let file = null
-  let path = `/v4/${op}${batch ? '_batch' : ''}`
+  const path = `/v4/${op}${batch ? '_batch' : ''}`
   if (IMAGE_OPS.includes(op)) {
     file = $('#pg-file').files[0] ?? null
     const url = $('#pg-url').value.trim()

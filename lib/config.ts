@@ -50,6 +50,16 @@ export function cpuBudget (read: (path: string) => string | null = readOrNull, c
   return quota === null ? cores : Math.max(1, Math.min(cores, Math.ceil(quota)))
 }
 
+export const IMAGE_DEFAULTS = {
+  // one per core, up to 4: an image takes 50-200 ms of one core, so with fewer workers than cores
+  // concurrent images wait for each other (2 clients on 2 cores: object_recognizer p50 356 ms with
+  // one worker, 190 ms with two), while the event loop needs little CPU per image request; each
+  // worker holds its own models (about 190 MB), hence the cap on large machines
+  workers: () => Math.max(1, Math.min(4, cpuBudget())),
+  queue: 64,
+  objectTop: 5
+}
+
 /** Reads the configuration from an environment; throws a readable error on a bad value. */
 export function loadConfig (env: Env = process.env, overrides: Partial<Config> = {}): Config {
   const config: Config = {
@@ -76,13 +86,18 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Config> =
     imageMaxBytes: int(env, 'IMAGE_MAX_BYTES', 10 * 1024 * 1024),
     imageMaxPixels: int(env, 'IMAGE_MAX_PIXELS', 50_000_000),
     imageFetchTimeoutMs: int(env, 'IMAGE_FETCH_TIMEOUT_MS', 10_000),
-    microBatchWaitMs: Number(env.MICROBATCH_WAIT_MS ?? 0) || 0,
     // one core is left to the event loop (parsing, metering, answering); at most 4, as each worker
     // holds its own copy of every text model (about 350 MB) and single texts are limited by the
     // event loop, not the workers
     textWorkers: int(env, 'TEXT_WORKERS', Math.max(1, Math.min(4, cpuBudget() - 1))),
     textQueue: int(env, 'TEXT_QUEUE', 4096),
-    maxEventLoopDelayMs: int(env, 'MAX_EVENT_LOOP_DELAY_MS', 1000),
+    imageWorkers: int(env, 'IMAGE_WORKERS', IMAGE_DEFAULTS.workers()),
+    imageQueue: int(env, 'IMAGE_QUEUE', IMAGE_DEFAULTS.queue),
+    objectTop: int(env, 'OBJECT_TOP', IMAGE_DEFAULTS.objectTop),
+    tfBackend: (env.TF_BACKEND || 'auto') as Config['tfBackend'],
+    // a mean loop delay of 1 s is reached by an ordinarily busy machine (shared cores, a burst of
+    // batches) that still answers within seconds; 3 s is a stall worth shedding
+    maxEventLoopDelayMs: int(env, 'MAX_EVENT_LOOP_DELAY_MS', 3000),
     maxHeapBytes: int(env, 'MAX_HEAP_BYTES', 0),
     imageFetchAllowHosts: (env.IMAGE_FETCH_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
     imageFetchCaFile: env.IMAGE_FETCH_CA_FILE || null,

@@ -1,7 +1,7 @@
 // What the model registry hands to operation plugins. Every loader returns a LoadedModel;
 // predict() takes a batch (a single text is a batch of one) and returns one result per input.
 import type { ModelManifest } from '../schemas/model-manifest.js'
-import type { TF } from './tf.js'
+import type { TF, TfBackend } from './tf.js'
 
 export interface LoadedModel<In = string, Out = number[]> {
   manifest: ModelManifest
@@ -15,7 +15,11 @@ export interface LoadedModel<In = string, Out = number[]> {
 /** A loader turns a model version folder into a LoadedModel. Registered per manifest `kind`. */
 export interface LoaderContext {
   imageMaxPixels: number
-  /** concurrent text predictions within this many ms share one tensor batch (0: off) */
-  microBatchWaitMs?: number
+  /** the image workers (the configuration's; its defaults when not given) */
+  image?: ImageSettings
+  /** the TensorFlow.js backend (auto when not given) */
+  tfBackend?: TfBackend
 }
+/** image worker threads, images waiting for one, labels object_recognizer answers */
+export interface ImageSettings { workers: number, queue: number, objectTop: number }
 export type ModelLoader = (dir: string, manifest: ModelManifest, tf: TF, ctx: LoaderContext) => Promise<LoadedModel<any, any>>

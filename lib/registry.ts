@@ -9,7 +9,6 @@ import { Value } from '@sinclair/typebox/value'
 import { ModelManifest } from '../schemas/model-manifest.js'
 import type { LoadedModel, LoaderContext, ModelLoader } from './models.js'
 import { getTf } from './tf.js'
-import { microBatched } from './microbatch.js'
 import { TextPool, type PoolModel } from './text/pool.js'
 
 interface LoaderRef { module: string, export: string }
@@ -98,7 +97,7 @@ export class ModelRegistry {
   async loadAll (root: string, log: (msg: string) => void, ctx: LoaderContext, pool: PoolSettings = { workers: 0, queue: 0 }): Promise<void> {
     const found = await scanStore(root)
     if (found.length === 0) return
-    const { tf, backend } = await getTf()
+    const { tf, backend } = await getTf(ctx.tfBackend)
     this.backend = backend
     const pooled = new Map<string, PoolModel>()
     if (pool.workers > 0) {
@@ -120,12 +119,12 @@ export class ModelRegistry {
       const t0 = performance.now()
       const remote = pooled.get(info.name)
       if (remote !== undefined) {
-        this.models.set(info.name, this.wrap(info, this.proxy(info.name, info.manifest), ctx))
+        this.models.set(info.name, this.proxy(info.name, info.manifest))
         continue
       }
       try {
         const loader = await loaderFor(info.manifest.kind)
-        const model = this.wrap(info, await loader(info.dir, info.manifest, tf, ctx), ctx)
+        const model = await loader(info.dir, info.manifest, tf, ctx)
         if (model.warm !== undefined) await model.warm()
         else await model.predict(['warm up'])
         this.models.set(info.name, model)
@@ -136,10 +135,6 @@ export class ModelRegistry {
       }
       log(`model ${info.name} v${info.version} (${info.manifest.kind}) loaded and warmed in ${Math.round(performance.now() - t0)} ms`)
     }
-  }
-
-  private wrap (info: ModelInfo, model: LoadedModel<any, any>, ctx: LoaderContext): LoadedModel<any, any> {
-    return info.manifest.kind === 'text-classifier' ? microBatched(model, ctx.microBatchWaitMs ?? 0, 256) : model
   }
 
   /** The main thread's face of a model that runs in the text workers (which warmed it already). */
@@ -154,10 +149,6 @@ export class ModelRegistry {
 
   list (): LoadedModel<unknown, unknown>[] {
     return [...this.models.values()]
-  }
-
-  dispose (): void {
-    void this.close()
   }
 
   /** Disposes every model and stops the text workers. */

@@ -3,13 +3,12 @@
 // upload or an https `url`. Both answer 405 with `Allow: POST` to other methods.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { TSchema } from '@sinclair/typebox'
-import { Errors } from './errors.js'
+import { Errors, withHeaders } from './errors.js'
 import { batchTexts, isUploadedFile, type Fields } from './fields.js'
-import { sniffImage, type ImageFormat } from './image.js'
+import { sniffImage, type ImageFormat } from './image/sniff.js'
 import type { LoadedModel } from './models.js'
 import { BatchTextBody, IMAGE_ERRORS, SingleTextBody, TEXT_ERRORS, errorResponses } from '../schemas/common.js'
 import { ImageBody } from '../schemas/ops/image.js'
-import { sendError } from '../plugins/core/errors.js'
 import { LANGUAGE_NAMES } from './text/languages.js'
 import { DETECTOR, languagesOf, languagesServed, modelFor, reportLangs, runByLanguage, withLangFields, type TextLang } from './lang-route.js'
 
@@ -18,9 +17,8 @@ export function methodNotAllowed (fastify: FastifyInstance, url: string): void {
     method: ['GET', 'PUT', 'PATCH', 'DELETE'],
     url,
     schema: { hide: true },
-    handler: async (req, reply) => {
-      reply.header('allow', 'POST')
-      return sendError(reply, 405, new Errors.MethodNotAllowed(req.method, req.routeOptions.url ?? url).message)
+    handler: async (req) => {
+      throw withHeaders(new Errors.MethodNotAllowed(req.method, req.routeOptions.url ?? url), { allow: 'POST' })
     }
   })
 }

@@ -7,17 +7,19 @@ import { dirname } from 'node:path'
 
 export type TF = typeof tfjs
 export interface TfRuntime { tf: TF, backend: string }
+/** TF_BACKEND: auto is tfjs-node where it installed, else wasm */
+export type TfBackend = 'auto' | 'wasm' | 'cpu'
 
 let runtime: Promise<TfRuntime> | undefined
 
-export function getTf (): Promise<TfRuntime> {
-  runtime ??= init()
+/** The process's backend, chosen by the first call (a thread is one process here). */
+export function getTf (want: TfBackend = 'auto'): Promise<TfRuntime> {
+  runtime ??= init(want)
   return runtime
 }
 
-async function init (): Promise<TfRuntime> {
-  const want = process.env.TF_BACKEND
-  if (want !== 'wasm' && want !== 'cpu') {
+async function init (want: TfBackend): Promise<TfRuntime> {
+  if (want === 'auto') {
     try {
       // A variable specifier keeps TypeScript from requiring the optional package's types.
       const name = '@tensorflow/tfjs-node'

@@ -1,17 +1,21 @@
-// Configuration, read from the environment once at start-up. Every variable is in the README.
+// Configuration, read from the environment once at start-up (lib/config.ts) and nowhere else.
+// Every variable is in docs/configuration.md.
 import { Type, type Static } from '@sinclair/typebox'
 
 const OptInt = Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])
+
+/** A key's plan: quotas per UTC day and calendar month (null: no limit) and requests per second. */
+export const PlanSchema = Type.Object({
+  textDaily: OptInt, textMonthly: OptInt, imageDaily: OptInt, imageMonthly: OptInt,
+  rate: Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()])
+})
 
 export const Config = Type.Object({
   host: Type.String(),
   port: Type.Integer(),
   redisUrl: Type.Union([Type.String(), Type.Null()]),
   apiKeys: Type.Array(Type.String()),
-  defaultPlan: Type.Object({
-    textDaily: OptInt, textMonthly: OptInt, imageDaily: OptInt, imageMonthly: OptInt,
-    rate: Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()])
-  }),
+  defaultPlan: PlanSchema,
   anonymousRate: Type.Number({ description: 'requests per second per client address without a valid key' }),
   adminToken: Type.Union([Type.String(), Type.Null()]),
   dashboardUrl: Type.String(),
@@ -24,9 +28,12 @@ export const Config = Type.Object({
   imageMaxBytes: Type.Integer(),
   imageMaxPixels: Type.Integer(),
   imageFetchTimeoutMs: Type.Integer(),
-  microBatchWaitMs: Type.Number({ minimum: 0 }),
   textWorkers: Type.Integer({ minimum: 0, description: 'text inference worker threads; 0 runs text models on the main thread' }),
   textQueue: Type.Integer({ minimum: 0, description: 'texts waiting for a text worker before new calls are refused with 503' }),
+  imageWorkers: Type.Integer({ minimum: 1, description: 'image worker threads' }),
+  imageQueue: Type.Integer({ minimum: 1, description: 'images waiting for an image worker before new calls are refused with 503' }),
+  objectTop: Type.Integer({ minimum: 1, description: 'labels answered by object_recognizer' }),
+  tfBackend: Type.Union([Type.Literal('auto'), Type.Literal('wasm'), Type.Literal('cpu')], { description: 'auto: tfjs-node where it installed, else wasm' }),
   maxEventLoopDelayMs: Type.Integer({ minimum: 0 }),
   maxHeapBytes: Type.Integer({ minimum: 0 }),
   imageFetchAllowHosts: Type.Array(Type.String(), { description: 'hosts fetched even though private (tests, trusted deployments)' }),
@@ -37,4 +44,4 @@ export const Config = Type.Object({
   redisTimeoutMs: Type.Integer()
 })
 export type Config = Static<typeof Config>
-export type Plan = Config['defaultPlan']
+export type Plan = Static<typeof PlanSchema>

@@ -37,7 +37,6 @@ async function listen (t: Test, env: Record<string, string> = {}): Promise<{ app
   return { app, port: (app.server.address() as { port: number }).port }
 }
 
-
 t.test('10,000 multipart parts: 413', async (t) => {
   const app = await build(t)
   const b = 'many'

@@ -97,7 +97,6 @@ const scale = (m: number[][]) => m.map((r) => r.map((v, k) => (v - mean[k]!) / s
 const Xs = scale(X)
 const devXs = new Map([...devX].map(([l, m]) => [l, scale(m)]))
 
-
 const input = tf.input({ shape: [WIDTH], name: 'features' })
 const towerOutputs: tf.SymbolicTensor[] = []
 const devScores = (m: tf.LayersModel) => new Map(LANGS.map((l) => {

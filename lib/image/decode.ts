@@ -3,7 +3,7 @@
 // and the picture scaled down to at most `maxSide` for the detectors (boxes are scaled back).
 import sharp, { type Metadata, type Sharp } from 'sharp'
 import { createRequire } from 'node:module'
-import { sniffImage } from '../image.js'
+import { sniffImage } from './sniff.js'
 
 const require = createRequire(import.meta.url)
 const bmp = require('bmp-js') as { decode (b: Buffer): { width: number, height: number, data: Buffer } }

@@ -32,14 +32,6 @@ export function fetcherFor (config: { imageMaxBytes: number, imageFetchTimeoutMs
   })
 }
 
-export function fetchOptionsFromEnv (env: Record<string, string | undefined> = process.env): FetchImageOptions {
-  return {
-    maxBytes: Number(env.IMAGE_MAX_BYTES) || 10 * 1024 * 1024,
-    timeoutMs: Number(env.IMAGE_FETCH_TIMEOUT_MS) || 10_000,
-    allowHosts: (env.IMAGE_FETCH_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)
-  }
-}
-
 /** Public unicast only; IPv4-mapped IPv6 is judged as the IPv4 it carries. */
 export function isPublicAddress (address: string): boolean {
   if (!ipaddr.isValid(address)) return false

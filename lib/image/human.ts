@@ -2,22 +2,18 @@
 // same worker pool; the pool starts with the first model and stops with the last.
 // sharp's advice for worker threads on glibc: load it in the main thread before any worker does
 import 'sharp'
-import type { LoadedModel, ModelLoader } from '../models.js'
+import type { LoadedModel, LoaderContext, ModelLoader } from '../models.js'
 import type { ImageInput } from '../routes.js'
 import { ImagePool } from './pool.js'
-import { cpuBudget } from '../config.js'
+import { IMAGE_DEFAULTS } from '../config.js'
 import type { FaceResult, ObjectResult, Op } from './types.js'
 
 let shared: { pool: ImagePool, users: number, ready: Promise<void> } | null = null
 
-function acquire (ctx: { imageMaxPixels: number }): { pool: ImagePool, ready: Promise<void> } {
+function acquire (ctx: LoaderContext): { pool: ImagePool, ready: Promise<void> } {
   if (shared === null) {
-    // one per core, up to 4: an image takes 50-200 ms of one core, so with fewer workers than cores
-    // concurrent images wait for each other (2 clients on 2 cores: object_recognizer p50 356 ms with
-    // one worker, 190 ms with two), while the event loop needs little CPU per image request; each
-    // worker holds its own models (about 190 MB), hence the cap on large machines
-    const size = Number(process.env.IMAGE_WORKERS) || Math.max(1, Math.min(4, cpuBudget()))
-    const pool = new ImagePool({ size, maxPixels: ctx.imageMaxPixels, maxSide: 1024, objectTop: Number(process.env.OBJECT_TOP) || 5, maxQueue: Number(process.env.IMAGE_QUEUE) || 64 })
+    const s = ctx.image ?? { workers: IMAGE_DEFAULTS.workers(), queue: IMAGE_DEFAULTS.queue, objectTop: IMAGE_DEFAULTS.objectTop }
+    const pool = new ImagePool({ size: s.workers, maxPixels: ctx.imageMaxPixels, maxSide: 1024, objectTop: s.objectTop, maxQueue: s.queue })
     shared = { pool, users: 0, ready: pool.start() }
   }
   shared.users++

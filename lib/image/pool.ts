@@ -5,6 +5,7 @@
 // left the waiting jobs are answered 503 rather than left hanging.
 import { Worker } from 'node:worker_threads'
 import { Errors, withHeaders } from '../errors.js'
+import { Respawner } from '../respawn.js'
 import type { FaceResult, ImageJob, ImageReply, ObjectResult, Op } from './types.js'
 
 export interface PoolOptions { size: number, maxPixels: number, maxSide: number, objectTop: number, maxQueue: number }
@@ -28,11 +29,15 @@ export class ImagePool {
   /** live tensors reported by the last worker reply */
   tensors = 0
   private closed = false
-  private retryMs = 1000
-  /** workers replaced after stopping (for tests and diagnostics) */
-  replaced = 0
+  private readonly respawner = new Respawner(() => this.spawn(), () => this.closed, () => {
+    // with no worker left nothing would ever answer the waiting jobs: refuse them now
+    if (this.workers.length === 0) for (const p of this.queue.splice(0)) p.reject(withHeaders(new Errors.Overloaded(), { 'retry-after': 1 }))
+  })
 
   constructor (private readonly opts: PoolOptions) {}
+
+  /** workers replaced after stopping (for tests and diagnostics) */
+  get replaced (): number { return this.respawner.replaced }
 
   async start (): Promise<void> {
     await Promise.all(Array.from({ length: this.opts.size }, () => this.spawn()))
@@ -85,20 +90,7 @@ export class ImagePool {
     slot.busy = null
     const i = this.workers.indexOf(slot)
     if (i >= 0) this.workers.splice(i, 1)
-    if (!this.closed) this.replace()
-  }
-
-  private replace (): void {
-    this.spawn().then(() => {
-      this.replaced++
-      this.retryMs = 1000
-    }, () => {
-      if (this.closed) return
-      // with no worker left nothing would ever answer the waiting jobs: refuse them now
-      if (this.workers.length === 0) for (const p of this.queue.splice(0)) p.reject(withHeaders(new Errors.Overloaded(), { 'retry-after': 1 }))
-      setTimeout(() => { if (!this.closed) this.replace() }, this.retryMs).unref()
-      this.retryMs = Math.min(30_000, this.retryMs * 2)
-    })
+    if (!this.closed) this.respawner.replace()
   }
 
   run (op: Op, bytes: Buffer): Promise<FaceResult | ObjectResult> {

@@ -14,6 +14,7 @@
 import { Worker } from 'node:worker_threads'
 import type { ModelManifest } from '../../schemas/model-manifest.js'
 import { Errors, withHeaders } from '../errors.js'
+import { Respawner } from '../respawn.js'
 import type { LoaderContext } from '../models.js'
 
 /** A model as a worker loads it: the loader is named by module address and export, not passed. */
@@ -64,14 +65,20 @@ export class TextPool {
   private nextId = 1
   private pumpSoon = false
   private closed = false
-  private retryMs = 1000
+  private readonly respawner = new Respawner(() => this.spawn(), () => this.closed, (err, retryMs) => {
+    this.opts.log?.(`replacement text worker failed to start: ${err.message}; retrying in ${retryMs} ms`)
+    // with no worker left nothing would ever answer the waiting calls: refuse them now
+    if (!this.slots.some((s) => s.ready)) this.drain(() => withHeaders(new Errors.Overloaded(), { 'retry-after': 1 }))
+  })
+
   backend = 'unknown'
-  /** workers replaced after dying (for tests and diagnostics) */
-  replaced = 0
   /** jobs handed to workers so far */
   jobs = 0
 
   constructor (private readonly opts: TextPoolOptions) {}
+
+  /** workers replaced after dying (for tests and diagnostics) */
+  get replaced (): number { return this.respawner.replaced }
 
   /** Starts every worker; resolves once each has loaded and warmed every model, else rejects. */
   async start (): Promise<void> {
@@ -161,21 +168,7 @@ export class TextPool {
     this.pump()
     if (!slot.ready) return
     this.opts.log?.(`text worker stopped (${err.message}); starting a replacement`)
-    this.replace()
-  }
-
-  private replace (): void {
-    this.spawn().then(() => {
-      this.replaced++
-      this.retryMs = 1000
-    }, (err: Error) => {
-      if (this.closed) return
-      this.opts.log?.(`replacement text worker failed to start: ${err.message}; retrying in ${this.retryMs} ms`)
-      // with no worker left nothing would ever answer the waiting calls: refuse them now
-      if (!this.slots.some((s) => s.ready)) this.drain(() => withHeaders(new Errors.Overloaded(), { 'retry-after': 1 }))
-      setTimeout(() => { if (!this.closed) this.replace() }, this.retryMs).unref()
-      this.retryMs = Math.min(30_000, this.retryMs * 2)
-    })
+    this.respawner.replace()
   }
 
   /** One result per input, as the model's own predict would answer. */

@@ -12,7 +12,7 @@ const port = parentPort!
 const models = new Map<string, LoadedModel<unknown, unknown>>()
 
 try {
-  const { tf, backend } = await getTf()
+  const { tf, backend } = await getTf(init.ctx.tfBackend)
   for (const m of init.models) {
     const mod = await import(m.loader.module) as Record<string, ModelLoader>
     const load = mod[m.loader.export]

@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify'
 import { UsageBody, UsageReply } from '../../schemas/usage.js'
 import { errorResponses } from '../../schemas/common.js'
 import { planLimits } from '../../lib/store/types.js'
-import { Errors, withHeaders } from '../../lib/errors.js'
+import { Errors } from '../../lib/errors.js'
+import { storeUnavailable } from '../../lib/metering.js'
 import { methodNotAllowed } from '../../lib/routes.js'
 
 export default async function usage (fastify: FastifyInstance) {
@@ -23,7 +24,7 @@ export default async function usage (fastify: FastifyInstance) {
         ])
         return { key: { id: key.id, name: key.name }, rate_limit: key.plan.rate, text, image, history }
       } catch {
-        throw withHeaders(new Errors.StoreUnavailable(), { 'retry-after': 1 })
+        throw storeUnavailable()
       }
     })
     methodNotAllowed(fastify, url)

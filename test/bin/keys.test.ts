@@ -27,6 +27,8 @@ for (const kind of ['embedded', 'redis'] as const) {
     if (kind === 'redis') env.REDIS_URL = (await TestRedis.start(t)).url
     const created = await keys(env, 'create', '--name', 'acme', '--text-daily', '2', '--image-monthly', '9', '--rate', '50')
     t.equal(created.code, 0, created.stderr)
+    t.match(created.stdout, kind === 'embedded' ? /in the embedded store's key file \(.*keys\.json\)/ : /in the redis store/, 'says where the key is kept')
+    t.notMatch(created.stdout, /memory/, 'not "memory": the embedded store writes a file')
     const key = lastLine(created.stdout)
     t.match(key, /^[A-Za-z0-9_-]{32}$/, 'the key alone on the last line')
     if (kind === 'embedded') t.notMatch(readFileSync(join(dataDir, 'keys.json'), 'utf8'), key, 'only the hash is on disk')
@@ -65,4 +67,14 @@ t.test('revoke by the key itself; bad arguments exit 2 with usage', async (t) =>
   t.match(ambiguous.stderr, /usage:/)
   t.equal((await keys(env, 'create')).code, 2)
   t.equal((await keys(env, 'frobnicate')).code, 2)
+})
+
+t.test('--help (and create --help) print the usage and exit 0', async (t) => {
+  const env = { DATA_DIR: tempDir(t) }
+  for (const args of [['--help'], ['create', '--help']]) {
+    const r = await keys(env, ...args)
+    t.equal(r.code, 0, `${args.join(' ')}: ${r.stderr}`)
+    t.match(r.stdout, /usage:\n {2}npm run keys -- create --name NAME/)
+    t.equal(r.stderr, '')
+  }
 })

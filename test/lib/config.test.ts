@@ -27,3 +27,20 @@ t.test('TEXT_WORKERS defaults to the budget less one core, between 1 and 4; set,
   t.equal(loadConfig({ TEXT_WORKERS: '7' }).textWorkers, 7)
   t.equal(loadConfig({ TEXT_WORKERS: '0' }).textWorkers, 0)
 })
+
+t.test('every variable goes through the one schema: image workers, queue, labels, backend', async (t) => {
+  const d = loadConfig({})
+  t.equal(d.imageWorkers, Math.max(1, Math.min(4, cpuBudget())))
+  t.match(d, { imageQueue: 64, objectTop: 5, tfBackend: 'auto' })
+  t.match(loadConfig({ IMAGE_WORKERS: '3', IMAGE_QUEUE: '9', OBJECT_TOP: '2', TF_BACKEND: 'cpu' }), { imageWorkers: 3, imageQueue: 9, objectTop: 2, tfBackend: 'cpu' })
+  t.throws(() => loadConfig({ TF_BACKEND: 'gpu' }), /Invalid configuration at \/tfBackend/)
+  t.throws(() => loadConfig({ IMAGE_WORKERS: '0' }), /Invalid configuration at \/imageWorkers/)
+  t.throws(() => loadConfig({ OBJECT_TOP: 'many' }), /OBJECT_TOP must be a non-negative integer/)
+})
+
+t.test('no source outside lib/config.ts reads process.env', async (t) => {
+  const { execFileSync } = await import('node:child_process')
+  const root = new URL('../../', import.meta.url).pathname
+  const hits = execFileSync('git', ['grep', '-n', 'process\\.env', '--', 'lib', 'plugins', 'schemas', 'app.ts', 'server.ts', 'options.ts'], { cwd: root, encoding: 'utf8' }).trim().split('\n').filter((l) => l !== '' && !l.startsWith('lib/config.ts:'))
+  t.same(hits, [])
+})

@@ -4,7 +4,8 @@
 import t from 'tap'
 import https from 'node:https'
 import type { LookupAddress } from 'node:dns'
-import { createImageFetcher, fetchOptionsFromEnv, isPublicAddress } from '../../lib/image/fetch.js'
+import { createImageFetcher, isPublicAddress } from '../../lib/image/fetch.js'
+import { loadConfig } from '../../lib/config.js'
 import { tempDir } from '../helper.js'
 import { PORTRAIT, selfSignedCert } from '../image-fixtures.js'
 
@@ -80,9 +81,7 @@ t.test('with an allow-listed host: the image, redirects rechecked, size and time
     else if (path === '/to-http') go(`http://localhost:${port}/img.jpg`)
     else if (path === '/to-ip') go(`https://127.0.0.1:${port}/img.jpg`)
     else if (path === '/to-metadata') go('https://169.254.169.254/latest/meta-data/')
-    else if (path === '/big') { res.writeHead(200); res.end(big) }
-    else if (path === '/big-announced') { res.writeHead(200, { 'content-length': String(50 * 1024 * 1024) }); res.write(Buffer.alloc(1000)) }
-    else if (path === '/silent') { /* never answers */ } else { res.writeHead(404); res.end() }
+    else if (path === '/big') { res.writeHead(200); res.end(big) } else if (path === '/big-announced') { res.writeHead(200, { 'content-length': String(50 * 1024 * 1024) }); res.write(Buffer.alloc(1000)) } else if (path === '/silent') { /* never answers */ } else { res.writeHead(404); res.end() }
   })
   const base = `https://localhost:${srv.port}`
   const fetch = createImageFetcher({ maxBytes: 1024 * 1024, timeoutMs: 1500, ca: creds.cert, allowHosts: ['localhost'], lookup: fakeLookup({ localhost: ['127.0.0.1'] }) })
@@ -104,7 +103,8 @@ t.test('with an allow-listed host: the image, redirects rechecked, size and time
   await t.rejects(createImageFetcher({ maxBytes: 1e6, timeoutMs: 1500, allowHosts: ['localhost'], lookup: fakeLookup({ localhost: ['127.0.0.1'] }) })(`${base}/img.jpg`), { message: /certificate/ }, 'an untrusted certificate')
 })
 
-t.test('settings from the environment', async (t) => {
-  t.same(fetchOptionsFromEnv({}), { maxBytes: 10 * 1024 * 1024, timeoutMs: 10_000, allowHosts: [] })
-  t.same(fetchOptionsFromEnv({ IMAGE_FETCH_ALLOW_HOSTS: 'Images.Internal, 10.0.0.5', IMAGE_FETCH_TIMEOUT_MS: '2000', IMAGE_MAX_BYTES: '5' }), { maxBytes: 5, timeoutMs: 2000, allowHosts: ['images.internal', '10.0.0.5'] })
+t.test('settings from the environment (read by lib/config.ts only)', async (t) => {
+  const pick = (c: ReturnType<typeof loadConfig>) => ({ maxBytes: c.imageMaxBytes, timeoutMs: c.imageFetchTimeoutMs, allowHosts: c.imageFetchAllowHosts })
+  t.same(pick(loadConfig({})), { maxBytes: 10 * 1024 * 1024, timeoutMs: 10_000, allowHosts: [] })
+  t.same(pick(loadConfig({ IMAGE_FETCH_ALLOW_HOSTS: 'Images.Internal, 10.0.0.5', IMAGE_FETCH_TIMEOUT_MS: '2000', IMAGE_MAX_BYTES: '5' })), { maxBytes: 5, timeoutMs: 2000, allowHosts: ['images.internal', '10.0.0.5'] })
 })

@@ -12,7 +12,7 @@ import { CRASH, POOL_FIXTURE, poolFixtureLoader, SLOW } from './pool-fixture.js'
 registerLoader('fixture', poolFixtureLoader, POOL_FIXTURE)
 
 const quiet = () => {}
-const ctx = { imageMaxPixels: 1_000_000, microBatchWaitMs: 1 }
+const ctx = { imageMaxPixels: 1_000_000 }
 const TEXTS = ['I love it!', 'Stocks fell sharply today.', 'why is my order late??', '😀😀😀', 'x', 'word '.repeat(20_000),
   ...Array.from({ length: 300 }, (_, i) => `review ${i}: the service was ${['great', 'awful', 'fine'][i % 3]} and the food ${i % 2 ? 'cold' : 'hot'}`)]
 
@@ -68,8 +68,8 @@ t.test('with no timed wait, texts that queue together travel as one batch, in or
   const pooled = new ModelRegistry()
   const main = new ModelRegistry()
   t.teardown(() => Promise.all([pooled.close(), main.close()]))
-  await pooled.loadAll(FIXTURES, quiet, { ...ctx, microBatchWaitMs: 0 }, { workers: 1, queue: 100_000 })
-  await main.loadAll(FIXTURES, quiet, { ...ctx, microBatchWaitMs: 0 })
+  await pooled.loadAll(FIXTURES, quiet, ctx, { workers: 1, queue: 100_000 })
+  await main.loadAll(FIXTURES, quiet, ctx)
   const pool = pooled.textPool!
   const p = pooled.get<unknown, unknown>('sentiment')!
   const m = main.get<unknown, unknown>('sentiment')!
@@ -92,7 +92,7 @@ t.test('with no timed wait, texts that queue together travel as one batch, in or
 t.test('a single text does not wait behind the remaining chunks of a large batch', async (t) => {
   const pooled = new ModelRegistry()
   t.teardown(() => pooled.close())
-  await pooled.loadAll(FIXTURES, quiet, { ...ctx, microBatchWaitMs: 0 }, { workers: 1, queue: 100_000 })
+  await pooled.loadAll(FIXTURES, quiet, ctx, { workers: 1, queue: 100_000 })
   const pool = pooled.textPool!
   const p = pooled.get<unknown, unknown>('sentiment')!
   // 1000 texts travel as 4 chunks of 256; each chunk after the first holds one slow text (400 ms)

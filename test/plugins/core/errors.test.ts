@@ -185,3 +185,13 @@ t.test('5xx bodies reveal no internals', async (t) => {
   isError(t, res, 500, /Internal error; quote request id/, 'thrown in a model')
   t.notMatch(res.body, /secret|passwd|at /)
 })
+
+t.test('a 4xx under /docs, /dashboard and /metrics is that 4xx in the JSON shape, with a request id (was a 500)', async (t) => {
+  const app = await build(t)
+  for (const url of ['/docs/static/nope.js', '/docs/static/../../package.json', '/docs/nope', '/dashboard/nope.js', '/metrics/nope']) {
+    const res = await app.inject({ method: 'GET', url })
+    isError(t, res, 404, /./, url)
+    t.match(String(res.headers['x-request-id']), /\S/, `${url}: request id`)
+    t.notMatch(res.body, /Cannot read|undefined/, `${url}: no internals`)
+  }
+})

@@ -110,9 +110,19 @@ t.test('rate limiting comes before limits and validation; a refused request coun
   t.ok(Number(c.headers['retry-after']) >= 1)
   t.notOk(c.headers.connection === 'close', 'the body was read whole: the connection stays')
   t.equal((await post(app, '/v4/sentiment', { api_key: KEY, text: '' })).statusCode, 429, 'a 400 over the rate too')
-  // (not through /usage: it is rate limited too)
   const used = await app.store.usage(`env_${hashKey(KEY).slice(0, 10)}`, 'text', { daily: 5, monthly: null }, app.clock())
   t.equal(used.daily.used, 0, 'nothing charged')
+})
+
+t.test('a key over its rate can still read /usage: /usage has a window of its own', async (t) => {
+  const app = await build(t, { env: { RATE_LIMIT: '0.001' } })
+  t.equal((await post(app, '/v4/sentiment', { api_key: KEY, text: 'one' })).statusCode, 200)
+  t.equal((await post(app, '/v4/sentiment', { api_key: KEY, text: 'two' })).statusCode, 429, 'over the rate')
+  const u = await post(app, '/usage', { api_key: KEY })
+  t.equal(u.statusCode, 200, `the usage of the key that hit 429 (${u.body.slice(0, 120)})`)
+  t.equal((u.json() as { text: { daily: { used: number } } }).text.daily.used, 1)
+  t.equal((await post(app, '/usage', { api_key: KEY })).statusCode, 429, '/usage itself is still limited at the same rate')
+  t.equal((await post(app, '/v4/sentiment', { api_key: KEY, text: 'three' })).statusCode, 429, 'and reading it did not open the operations window')
 })
 
 t.test('rate limit per client address for requests without a valid key', async (t) => {

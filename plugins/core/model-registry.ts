@@ -15,7 +15,11 @@ export default fp(async (fastify) => {
   const registry = new ModelRegistry()
   const { config } = fastify
   await registry.loadAll(config.modelStore, (m) => fastify.log.info(m),
-    { imageMaxPixels: config.imageMaxPixels, microBatchWaitMs: config.microBatchWaitMs },
+    {
+      imageMaxPixels: config.imageMaxPixels,
+      image: { workers: config.imageWorkers, queue: config.imageQueue, objectTop: config.objectTop },
+      tfBackend: config.tfBackend
+    },
     { workers: config.textWorkers, queue: config.textQueue })
   fastify.decorate('models', registry)
   fastify.decorate('needModel', function <In, Out> (name: string, op: string): LoadedModel<In, Out> {
