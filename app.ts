@@ -24,6 +24,7 @@ import newIntent from './plugins/ops/new_intent.js'
 import facialEmotion from './plugins/ops/facial_emotion.js'
 import objectRecognizer from './plugins/ops/object_recognizer.js'
 import abuse from './plugins/ops/abuse.js'
+import phraseExtractor from './plugins/ops/phrase_extractor.js'
 import health from './plugins/system/health.js'
 import modelList from './plugins/system/models.js'
 import usage from './plugins/system/usage.js'
@@ -32,7 +33,7 @@ import dashboard from './plugins/system/dashboard.js'
 
 export type { AppOptions }
 
-export const TEXT_OPS = [sentiment, similarity, ner, taxonomy, keywords, emotion, sarcasm, intent, newIntent, abuse]
+export const TEXT_OPS = [sentiment, similarity, ner, taxonomy, keywords, emotion, sarcasm, intent, newIntent, abuse, phraseExtractor]
 export const IMAGE_OPS = [facialEmotion, objectRecognizer]
 
 async function app (fastify: FastifyInstance, opts: AppOptions) {

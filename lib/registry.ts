@@ -22,7 +22,8 @@ const builtin: Record<string, LoaderRef & { mainThread?: true }> = {
   'human-object': { module: './image/human.js', export: 'loadHumanObject', mainThread: true },
   'ner-tagger': { module: './text/ner.js', export: 'loadNer' },
   'keyword-ranker': { module: './text/keywords.js', export: 'loadKeywords' },
-  'similarity-pairs': { module: './text/similarity.js', export: 'loadSimilarity' }
+  'similarity-pairs': { module: './text/similarity.js', export: 'loadSimilarity' },
+  'noun-phrases': { module: './text/phrases.js', export: 'loadPhrases' }
 }
 const extra = new Map<string, { loader: ModelLoader, from: LoaderRef | null }>()
 
