@@ -25,6 +25,7 @@ import facialEmotion from './plugins/ops/facial_emotion.js'
 import objectRecognizer from './plugins/ops/object_recognizer.js'
 import abuse from './plugins/ops/abuse.js'
 import phraseExtractor from './plugins/ops/phrase_extractor.js'
+import nsfw from './plugins/ops/nsfw.js'
 import health from './plugins/system/health.js'
 import modelList from './plugins/system/models.js'
 import usage from './plugins/system/usage.js'
@@ -34,7 +35,7 @@ import dashboard from './plugins/system/dashboard.js'
 export type { AppOptions }
 
 export const TEXT_OPS = [sentiment, similarity, ner, taxonomy, keywords, emotion, sarcasm, intent, newIntent, abuse, phraseExtractor]
-export const IMAGE_OPS = [facialEmotion, objectRecognizer]
+export const IMAGE_OPS = [facialEmotion, objectRecognizer, nsfw]
 
 async function app (fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(config, opts)

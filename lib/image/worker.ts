@@ -8,7 +8,8 @@ import { dirname, join } from 'node:path'
 import { getTf } from '../tf.js'
 import { fileIO } from '../tf-io.js'
 import { decodeImage, ImageError } from './decode.js'
-import { COCO_LABELS, EMOTIONS, type FaceResult, type ImageJob, type ImageReply, type ObjectResult } from './types.js'
+import { COCO_LABELS, EMOTIONS, type ImageJob, type ImageReply, type ImageResult } from './types.js'
+import { classifyNsfw } from './nsfw.js'
 
 const require = createRequire(import.meta.url)
 const { maxPixels, maxSide, objectTop } = workerData as { maxPixels: number, maxSide: number, objectTop: number }
@@ -35,8 +36,10 @@ await human.load()
 
 const title = (s: string) => s.charAt(0).toUpperCase() + s.slice(1)
 
-async function analyse (job: ImageJob): Promise<FaceResult | ObjectResult> {
+async function analyse (job: ImageJob): Promise<ImageResult> {
   const img = await decodeImage(Buffer.from(job.bytes), maxPixels, maxSide)
+  // nsfw: nsfwjs's MobileNetV2 on the project's TF.js, loaded on this worker's first nsfw job
+  if (job.op === 'nsfw') return classifyNsfw(tf, img)
   const sx = img.originalWidth / img.width
   const sy = img.originalHeight / img.height
   // one tensor, disposed below (an expandDims here once leaked the 3-d original: ~10 MB per image)
