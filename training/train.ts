@@ -11,7 +11,7 @@ import { predictMixture, saveMixture, trainMixture } from './mixture.js'
 
 const op = process.argv[2]
 // the span and pair models have training scripts of their own: training/<op>.ts
-const OWN = ['ner', 'keywords', 'similarity', 'abuse']
+const OWN = ['ner', 'keywords', 'similarity', 'abuse', 'target_sentiment']
 if (op !== undefined && OWN.includes(op)) {
   await import(`./${op}.ts`)
   process.exit(0)
