@@ -8,7 +8,7 @@ import { scanStore, type ModelInfo } from '../lib/registry.js'
 import type { TF } from '../lib/tf.js'
 import { loadTextClassifier } from '../lib/text/classifier.js'
 import { OPS } from '../training/ops.js'
-import { argmax, confusion } from '../training/metrics.js'
+import { argmax, confusion, ece, fitsTemperature } from '../training/metrics.js'
 import { evaluateImages, type EvalRow } from './images.js'
 
 const only = process.argv[2]
@@ -30,10 +30,22 @@ for (const info of await scanStore(store)) {
   if (info.manifest.kind !== 'text-classifier' || spec === undefined) continue
   const model = await loadTextClassifier(info.dir, info.manifest, tf, { imageMaxPixels: 0 })
   const index = new Map(info.manifest.labels.map((l, i) => [l, i]))
+  const name = `${info.name} v${info.version}`
   for (const v of spec.data().validation) {
     const probs = await model.predict(v.rows.map((r) => r.text))
-    const m = confusion(v.rows.map((r) => index.get(r.label) as number), probs.map(argmax), info.manifest.labels.length)
-    rows.push({ model: `${info.name} v${info.version}`, dataset: `${v.name} (${v.split}, ${v.rows.length})`, metric: v.metric.name, value: v.metric.score(m), ...(v.metric.baseline ? { baseline: v.metric.baseline } : {}) })
+    // NONE: a text no label fits (independent per-label scores)
+    const gold = v.rows.map((r) => index.get(r.label) ?? -1)
+    const m = confusion(gold.map((g) => Math.max(0, g)), probs.map(argmax), info.manifest.labels.length)
+    rows.push({ model: name, dataset: `${v.name} (${v.split}, ${v.rows.length})`, metric: v.metric.name, value: v.metric.score(m, probs, gold), ...(v.metric.baseline ? { baseline: v.metric.baseline } : {}) })
+    // calibration on the half of the rows that did not fit the temperature
+    const half = v.rows.map((r, i) => i).filter((i) => !fitsTemperature(v.rows[i]!.text))
+    if (v.calibration !== false && half.length >= 50) {
+      rows.push({ model: name, dataset: `${v.name} (half not used for calibration, ${half.length})`, metric: 'expected calibration error (top label)', value: ece(half.map((i) => probs[i]!), half.map((i) => gold[i]!)), baseline: 'target <= 0.05' })
+    }
+  }
+  // leave one domain out: figures measured when training (each needs its own training run)
+  for (const lodo of info.manifest.metrics.filter((x) => x.split.includes('leave one domain out'))) {
+    rows.push({ model: name, dataset: `${lodo.dataset} (${lodo.split}; from the manifest)`, metric: lodo.metric, value: lodo.value })
   }
   model.dispose()
 }

@@ -56,6 +56,9 @@ async function loaderFor (kind: string): Promise<ModelLoader> {
   return fn
 }
 
+/** kinds of model-store folder that hold data other models read, not a model of their own */
+const RESOURCE_KINDS = new Set(['word-vectors'])
+
 export interface ModelInfo { name: string, version: number, dir: string, manifest: ModelManifest }
 
 /** Finds the highest version of each model folder; validates its manifest. */
@@ -76,7 +79,8 @@ export async function scanStore (root: string): Promise<ModelInfo[]> {
         const e = [...Value.Errors(ModelManifest, manifest)][0]
         throw new Error(`${join(name, String(version), 'manifest.json')}: invalid at ${e?.path}: ${e?.message}`)
       }
-      out.push({ name, version, dir, manifest })
+      // a shared resource (the word-vector table) is read by the models that name it, not served
+      if (!RESOURCE_KINDS.has(manifest.kind)) out.push({ name, version, dir, manifest })
       break
     }
   }

@@ -1,13 +1,52 @@
 // A fastText-style classifier trained with a sparse SGD loop of our own (TF.js cannot train an
 // embedding layer at a usable speed here), exported as a TF.js LayersModel:
-// ids, weights -> Embedding(buckets, dim) -> weighted sum (Dot) -> Dense(classes, softmax).
+// ids, weights -> Embedding(buckets, dim) -> weighted sum (Dot) -> [concatenated with the text's
+// frozen word-vector mean, when the model reads one] -> Dense(classes, softmax or sigmoid).
+// The word-vector part gives the model the meaning of words its training texts never used: every
+// word of the shared table (lib/text/word-vectors.ts) lands somewhere the dense layer has learned.
 import type { TF } from '../lib/tf.js'
 import { fileIO } from '../lib/tf-io.js'
 import { featurise, type FeatureConfig } from '../lib/text/features.js'
+import { vectorWords, type WordVectors } from '../lib/text/word-vectors.js'
 
-export interface Example { text: string, label: number }
-export interface TrainOptions { dim: number, epochs: number, lr: number, seed: number, balance: boolean, classes: number, l2?: number, /** no progress on stderr */ quiet?: boolean }
-export interface Weights { E: Float32Array, W: Float32Array, b: Float32Array, dim: number, classes: number, buckets: number }
+/** label: the class (softmax), or with multiLabel, the one positive class (-1: none of them) */
+export interface Example { text: string, label: number, /** sample weight (domain balance), default 1 */ weight?: number }
+export interface TrainOptions {
+  dim: number
+  epochs: number
+  lr: number
+  seed: number
+  balance: boolean
+  classes: number
+  l2?: number
+  /** no progress on stderr */
+  quiet?: boolean
+  /** independent sigmoid per class (one-vs-rest) instead of a softmax */
+  multiLabel?: boolean
+}
+export interface Weights {
+  E: Float32Array
+  W: Float32Array
+  b: Float32Array
+  dim: number
+  classes: number
+  buckets: number
+  /** word-vector dimensions after the bag (0: none) */
+  vdim?: number
+  multiLabel?: boolean
+}
+
+/** Features of one text: hashed ids with their weights, and the word-vector mean when the model reads one. */
+export interface Featurised { ids: Int32Array, weights: Float32Array, vec?: Float32Array }
+
+export function featuriseWith (text: string, cfg: FeatureConfig, vectors?: WordVectors): Featurised {
+  const f: Featurised = featurise(text, cfg)
+  if (vectors !== undefined) {
+    f.vec = new Float32Array(vectors.dim)
+    vectors.sentence(vectorWords(text, cfg.maxChars), f.vec)
+  }
+  return f
+}
 
 /** mulberry32: a small seeded generator, so training is reproducible */
 export function rng (seed: number): () => number {
@@ -26,29 +65,54 @@ export function shuffle<T> (xs: T[], rand: () => number): T[] {
   return xs
 }
 
-export function forward (w: Weights, ids: Int32Array, weights: Float32Array, h: Float32Array, p: Float32Array): void {
+/** logits into p; h (dim + vdim) holds the hidden vector afterwards */
+export function logits (w: Weights, ids: Int32Array, weights: Float32Array, h: Float32Array, p: Float32Array, vec?: Float32Array): void {
+  const vdim = w.vdim ?? 0
+  const width = w.dim + vdim
   h.fill(0)
   for (let k = 0; k < ids.length; k++) {
     const off = (ids[k] as number) * w.dim
     const wk = weights[k] as number
     for (let d = 0; d < w.dim; d++) h[d]! += wk * (w.E[off + d] as number)
   }
-  let max = -Infinity
+  if (vdim > 0 && vec !== undefined) h.set(vec, w.dim)
   for (let c = 0; c < w.classes; c++) {
     let z = w.b[c] as number
-    for (let d = 0; d < w.dim; d++) z += (h[d] as number) * (w.W[d * w.classes + c] as number)
+    for (let d = 0; d < width; d++) z += (h[d] as number) * (w.W[d * w.classes + c] as number)
     p[c] = z
-    if (z > max) max = z
   }
+}
+
+export function forward (w: Weights, ids: Int32Array, weights: Float32Array, h: Float32Array, p: Float32Array, vec?: Float32Array): void {
+  logits(w, ids, weights, h, p, vec)
+  activate(w, p)
+}
+
+function activate (w: Weights, p: Float32Array): void {
+  if (w.multiLabel === true) {
+    for (let c = 0; c < w.classes; c++) p[c] = 1 / (1 + Math.exp(-(p[c] as number)))
+    return
+  }
+  let max = -Infinity
+  for (let c = 0; c < w.classes; c++) if ((p[c] as number) > max) max = p[c] as number
   let sum = 0
   for (let c = 0; c < w.classes; c++) { p[c] = Math.exp((p[c] as number) - max); sum += p[c] as number }
   for (let c = 0; c < w.classes; c++) p[c]! /= sum
 }
 
-export function predictAll (w: Weights, texts: string[], cfg: FeatureConfig): number[][] {
-  const h = new Float32Array(w.dim)
+export const hiddenWidth = (w: Weights) => w.dim + (w.vdim ?? 0)
+
+export function predictAll (w: Weights, texts: string[], cfg: FeatureConfig, vectors?: WordVectors): number[][] {
+  const h = new Float32Array(hiddenWidth(w))
   const p = new Float32Array(w.classes)
-  return texts.map((t) => { const f = featurise(t, cfg); forward(w, f.ids, f.weights, h, p); return Array.from(p) })
+  return texts.map((t) => { const f = featuriseWith(t, cfg, vectors); forward(w, f.ids, f.weights, h, p, f.vec); return Array.from(p) })
+}
+
+/** Raw logits of each text (for fitting a temperature). */
+export function logitsAll (w: Weights, texts: string[], cfg: FeatureConfig, vectors?: WordVectors): number[][] {
+  const h = new Float32Array(hiddenWidth(w))
+  const p = new Float32Array(w.classes)
+  return texts.map((t) => { const f = featuriseWith(t, cfg, vectors); logits(w, f.ids, f.weights, h, p, f.vec); return Array.from(p) })
 }
 
 function bar (done: number, total: number): string {
@@ -56,16 +120,19 @@ function bar (done: number, total: number): string {
   return '[' + '#'.repeat(n) + '.'.repeat(20 - n) + ']'
 }
 
-export function train (examples: Example[], cfg: FeatureConfig, opts: TrainOptions, validate: (w: Weights) => { name: string, value: number }): Weights {
+export function train (examples: Example[], cfg: FeatureConfig, opts: TrainOptions, validate: (w: Weights) => { name: string, value: number }, vectors?: WordVectors): Weights {
   const rand = rng(opts.seed)
   const { dim, classes } = opts
-  const w: Weights = { E: new Float32Array(cfg.buckets * dim), W: new Float32Array(dim * classes), b: new Float32Array(classes), dim, classes, buckets: cfg.buckets }
+  const vdim = vectors?.dim ?? 0
+  const width = dim + vdim
+  const multi = opts.multiLabel === true
+  const w: Weights = { E: new Float32Array(cfg.buckets * dim), W: new Float32Array(width * classes), b: new Float32Array(classes), dim, classes, buckets: cfg.buckets, vdim, multiLabel: multi }
   for (let i = dim; i < w.E.length; i++) w.E[i] = (rand() * 2 - 1) / dim // row 0 (padding) stays zero
-  const feats = examples.map((e) => ({ ...featurise(e.text, cfg), label: e.label }))
+  const feats = examples.map((e) => ({ ...featuriseWith(e.text, cfg, vectors), label: e.label, weight: e.weight ?? 1 }))
   const counts = new Array<number>(classes).fill(0)
-  for (const e of examples) counts[e.label]!++
+  for (const e of examples) if (e.label >= 0) counts[e.label]!++
   const cw = counts.map((c) => opts.balance ? examples.length / (classes * Math.max(1, c)) : 1)
-  const h = new Float32Array(dim); const p = new Float32Array(classes); const g = new Float32Array(classes); const dh = new Float32Array(dim)
+  const h = new Float32Array(width); const p = new Float32Array(classes); const g = new Float32Array(classes); const dh = new Float32Array(width)
   const total = opts.epochs * feats.length
   let step = 0
   const order = feats.map((_, i) => i)
@@ -76,16 +143,25 @@ export function train (examples: Example[], cfg: FeatureConfig, opts: TrainOptio
     for (let n = 0; n < order.length; n++) {
       const ex = feats[order[n] as number]!
       const lr = opts.lr * (1 - step++ / total)
-      forward(w, ex.ids, ex.weights, h, p)
-      const c0 = cw[ex.label] as number
-      loss += -Math.log(Math.max(1e-9, p[ex.label] as number)) * c0
-      for (let c = 0; c < classes; c++) g[c] = ((p[c] as number) - (c === ex.label ? 1 : 0)) * c0
+      forward(w, ex.ids, ex.weights, h, p, ex.vec)
+      // class balance: a multi-label negative (label -1) weighs 1
+      const c0 = (ex.label >= 0 ? cw[ex.label] as number : 1) * ex.weight
+      if (multi) {
+        for (let c = 0; c < classes; c++) {
+          const y = c === ex.label ? 1 : 0
+          loss += -Math.log(Math.max(1e-9, y === 1 ? p[c] as number : 1 - (p[c] as number))) * c0
+          g[c] = ((p[c] as number) - y) * c0
+        }
+      } else {
+        loss += -Math.log(Math.max(1e-9, p[ex.label] as number)) * c0
+        for (let c = 0; c < classes; c++) g[c] = ((p[c] as number) - (c === ex.label ? 1 : 0)) * c0
+      }
       dh.fill(0)
-      for (let d = 0; d < dim; d++) {
+      for (let d = 0; d < width; d++) {
         const hd = h[d] as number
         for (let c = 0; c < classes; c++) {
           const idx = d * classes + c
-          dh[d]! += (w.W[idx] as number) * (g[c] as number)
+          if (d < dim) dh[d]! += (w.W[idx] as number) * (g[c] as number)
           w.W[idx]! -= lr * (hd * (g[c] as number) + (opts.l2 ?? 0) * (w.W[idx] as number))
         }
       }
@@ -103,18 +179,33 @@ export function train (examples: Example[], cfg: FeatureConfig, opts: TrainOptio
   return w
 }
 
+/** Divides the output layer by a temperature (calibration): the saved model then gives softmax(z / T) or sigmoid(z / T). */
+export function withTemperature (w: Weights, t: number): Weights {
+  return { ...w, W: w.W.map((x) => x / t), b: w.b.map((x) => x / t) }
+}
+
+type SymbolicTensor = import('@tensorflow/tfjs').SymbolicTensor
+
 /** Saves the weights as a TF.js LayersModel whose graph computes exactly `forward`. */
 export async function saveModel (tf: TF, w: Weights, path: string): Promise<void> {
   const ids = tf.input({ shape: [null], dtype: 'int32', name: 'ids' })
   const weights = tf.input({ shape: [null], name: 'weights' })
-  const emb = tf.layers.embedding({ inputDim: w.buckets, outputDim: w.dim, name: 'features' }).apply(ids) as import('@tensorflow/tfjs').SymbolicTensor
-  const w3 = tf.layers.reshape({ targetShape: [-1, 1] }).apply(weights) as import('@tensorflow/tfjs').SymbolicTensor
-  const pooled = tf.layers.dot({ axes: 1, name: 'average' }).apply([emb, w3]) as import('@tensorflow/tfjs').SymbolicTensor
-  const flat = tf.layers.flatten().apply(pooled) as import('@tensorflow/tfjs').SymbolicTensor
-  const out = tf.layers.dense({ units: w.classes, activation: 'softmax', name: 'classes' }).apply(flat) as import('@tensorflow/tfjs').SymbolicTensor
-  const model = tf.model({ inputs: [ids, weights], outputs: out })
+  const emb = tf.layers.embedding({ inputDim: w.buckets, outputDim: w.dim, name: 'features' }).apply(ids) as SymbolicTensor
+  const w3 = tf.layers.reshape({ targetShape: [-1, 1] }).apply(weights) as SymbolicTensor
+  const pooled = tf.layers.dot({ axes: 1, name: 'average' }).apply([emb, w3]) as SymbolicTensor
+  const flat = tf.layers.flatten().apply(pooled) as SymbolicTensor
+  const vdim = w.vdim ?? 0
+  const inputs = [ids, weights]
+  let hidden = flat
+  if (vdim > 0) {
+    const vectors = tf.input({ shape: [vdim], name: 'vectors' })
+    inputs.push(vectors)
+    hidden = tf.layers.concatenate({ axis: -1, name: 'hidden' }).apply([flat, vectors]) as SymbolicTensor
+  }
+  const out = tf.layers.dense({ units: w.classes, activation: w.multiLabel === true ? 'sigmoid' : 'softmax', name: 'classes' }).apply(hidden) as SymbolicTensor
+  const model = tf.model({ inputs, outputs: out })
   model.getLayer('features').setWeights([tf.tensor2d(w.E, [w.buckets, w.dim])])
-  model.getLayer('classes').setWeights([tf.tensor2d(w.W, [w.dim, w.classes]), tf.tensor1d(w.b)])
+  model.getLayer('classes').setWeights([tf.tensor2d(w.W, [w.dim + vdim, w.classes]), tf.tensor1d(w.b)])
   await model.save(fileIO(path))
   model.dispose()
 }

@@ -1,17 +1,23 @@
 // npm run train -- <op>: reproduces model-store/<op>/1 from ../shared/datasets (fixed seeds).
-// ops: sentiment, emotion, sarcasm, intent, new_intent, taxonomy
+// ops: sentiment, emotion, sarcasm, intent, new_intent, taxonomy (and the models with scripts of their own)
+// A classifier is trained on its mixture of domains, its scores calibrated by a temperature fitted
+// on half of its validation rows (the expected calibration error is reported on the other half),
+// and, unless TRAIN_LODO=0, retrained once per held-out domain to measure how it does on a domain it
+// never saw (leave one domain out).
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { getTf, type TF } from '../lib/tf.js'
 import type { FeatureConfig } from '../lib/text/features.js'
-import { predictAll, saveModel, train, type Example, type TrainOptions, type Weights } from './fasttext.js'
-import { argmax, confusion } from './metrics.js'
-import { OPS, type OpSpec, type Validation } from './ops.js'
+import { loadWordVectors, type WordVectors } from '../lib/text/word-vectors.js'
+import { logitsAll, predictAll, saveModel, train, withTemperature, type Example, type TrainOptions, type Weights } from './fasttext.js'
+import { argmax, confusion, ece, fitTemperature, fitsTemperature } from './metrics.js'
+import { OPS, type OpSpec, type Row, type Validation } from './ops.js'
 import { predictMixture, saveMixture, trainMixture } from './mixture.js'
+import { quantiseEmbedding } from './quantise.js'
 
 const op = process.argv[2]
 // the span and pair models have training scripts of their own: training/<op>.ts
-const OWN = ['ner', 'keywords', 'similarity', 'abuse', 'target_sentiment']
+const OWN = ['ner', 'keywords', 'similarity', 'word-vectors', 'abuse', 'target_sentiment']
 if (op !== undefined && OWN.includes(op)) {
   await import(`./${op}.ts`)
   process.exit(0)
@@ -22,14 +28,20 @@ if (spec === undefined) {
   process.exit(2)
 }
 
+const VECTORS = 'word-vectors/1'
+const STORE = join(import.meta.dirname, '..', 'model-store')
 const t0 = performance.now()
 const data = spec.data()
 const index = new Map(spec.labels.map((l, i) => [l, i]))
-const toExamples = (rows: Array<{ text: string, label: string }>): Example[] => rows.map((r) => {
-  const label = index.get(r.label)
-  if (label === undefined) throw new Error(`unknown label ${r.label}`)
-  return { text: r.text, label }
-})
+const multi = spec.train.multiLabel === true
+/** a label's index; with independent per-label scores, NONE (no label fits) is -1 */
+const labelOf = (label: string): number => {
+  if (multi && label === 'NONE') return -1
+  const i = index.get(label)
+  if (i === undefined) throw new Error(`unknown label ${label}`)
+  return i
+}
+const toExamples = (rows: Row[]): Example[] => rows.map((r) => ({ text: r.text, label: labelOf(r.label), ...(r.weight !== undefined ? { weight: r.weight } : {}) }))
 const trainSet = toExamples(data.train)
 process.stderr.write(`${op}: ${trainSet.length} training rows; validation: ${data.validation.map((v) => `${v.name} ${v.rows.length}`).join(', ')}\n`)
 
@@ -41,21 +53,101 @@ if (env.TRAIN_LR) spec.train.lr = Number(env.TRAIN_LR)
 if (env.TRAIN_DIM) spec.train.dim = Number(env.TRAIN_DIM)
 if (env.TRAIN_L2) spec.train.l2 = Number(env.TRAIN_L2)
 if (env.TRAIN_BALANCE) spec.train.balance = env.TRAIN_BALANCE === '1'
+const useVectors = env.TRAIN_VECTORS !== undefined ? env.TRAIN_VECTORS === '1' : spec.vectors === true
+const vectors: WordVectors | undefined = useVectors ? await loadWordVectors(join(STORE, VECTORS)) : undefined
+if (useVectors) cfg.vectors = VECTORS
 const primary = data.validation[0]!
-const goldOf = (rows: Array<{ label: string }>) => rows.map((r) => index.get(r.label) as number)
+const goldOf = (rows: Row[]) => rows.map((r) => labelOf(r.label))
 const classes = spec.labels.length
 type Predict = (texts: string[]) => number[][]
 /** a validation set's metric for a model's answers (the top label of each text) */
-const scoreOn = (v: Validation, predict: Predict) => v.metric.score(confusion(goldOf(v.rows), predict(v.rows.map((r) => r.text)).map(argmax), classes))
+const scoreOn = (v: Validation, predict: Predict) => {
+  const probs = predict(v.rows.map((r) => r.text))
+  const gold = goldOf(v.rows)
+  return v.metric.score(confusion(gold.map((g) => Math.max(0, g)), probs.map(argmax), classes), probs, gold)
+}
 const score = (predict: Predict) => ({ name: primary.metric.name, value: scoreOn(primary, predict) })
-const features = `${cfg.buckets} hashed buckets of word unigrams${cfg.wordBigrams ? ', bigrams' : ''}${cfg.charNgrams.length ? `, char ${cfg.charNgrams.join('-')}-grams` : ''}`
+const features = `${cfg.buckets} hashed buckets of word unigrams${cfg.wordBigrams ? ', bigrams' : ''}${cfg.charNgrams.length ? `, char ${cfg.charNgrams.join('-')}-grams` : ''}${useVectors ? `, and the SIF-weighted mean of the shared word vectors (${VECTORS}, ${vectors!.dim} dimensions, frozen)` : ''}`
+
+const calibrates = fitsTemperature
+
 let predict: Predict
 let save: (tf: TF, path: string) => Promise<void>
 let architecture: string
+let temperature: number | undefined
 if ((spec.mixture === undefined) !== (data.mixture === undefined)) throw new Error(`${op}: a mixture needs both its training options and its data`)
 if (spec.mixture !== undefined && data.mixture !== undefined) {
-  const mx = data.mixture
-  const ma = spec.mixture
+  ;({ predict, save, architecture } = trainTheMixture(spec, data))
+} else {
+  const raw: Weights = train(trainSet, cfg, { ...spec.train, classes }, (w) => score((texts) => predictAll(w, texts, cfg, vectors)), vectors)
+  const cal = data.validation.flatMap((v) => v.rows).filter((r) => calibrates(r.text) && (multi || labelOf(r.label) >= 0))
+  temperature = fitTemperature(logitsAll(raw, cal.map((r) => r.text), cfg, vectors), goldOf(cal), multi)
+  const weights = withTemperature(raw, temperature)
+  process.stderr.write(`  temperature ${temperature.toFixed(3)} (fitted on ${cal.length} validation rows)\n`)
+  predict = (texts) => predictAll(weights, texts, cfg, vectors)
+  save = (tf, path) => saveModel(tf, weights, path)
+  architecture = `fastText-style embedding bag (dim ${spec.train.dim}, ${features}) into ${multi ? 'one sigmoid per label (independent scores)' : 'a softmax'}, ${spec.train.epochs} epochs of SGD from lr ${spec.train.lr}${spec.train.balance ? ', class-balanced loss' : ''}; ${trainSet.length} training rows; scores divided by a temperature of ${temperature.toFixed(3)} fitted on half of the validation rows.`
+}
+
+const metrics: Array<{ dataset: string, split: string, metric: string, value: number, baseline?: string }> = []
+for (const v of data.validation) {
+  metrics.push({ dataset: v.name, split: v.split, metric: v.metric.name, value: Number(scoreOn(v, predict).toFixed(4)), ...(v.metric.baseline ? { baseline: v.metric.baseline } : {}) })
+  const report = v.rows.filter((r) => !calibrates(r.text))
+  if (v.calibration !== false && report.length >= 50) {
+    metrics.push({ dataset: v.name, split: `${v.split}, the half not used to fit the temperature`, metric: 'expected calibration error (top label, 15 bins)', value: Number(ece(predict(report.map((r) => r.text)), goldOf(report)).toFixed(4)), baseline: 'target <= 0.05' })
+  }
+}
+if (spec.mixture === undefined && env.TRAIN_LODO !== '0') {
+  for (const d of data.domains ?? []) {
+    const v = data.validation[d.validation]!
+    const rows = data.train.filter((r) => r.domain !== d.domain)
+    process.stderr.write(`  leave out ${d.domain}: ${rows.length} rows\n`)
+    // half the epochs: each left-out domain is a training run of its own
+    const epochs = Math.max(2, Math.round(spec.train.epochs / 2))
+    const w = train(toExamples(rows), cfg, { ...spec.train, epochs, classes, quiet: true }, () => ({ name: '', value: NaN }), vectors)
+    metrics.push({ dataset: v.name, split: `${v.split}; trained without the ${d.domain} domain, ${epochs} epochs (leave one domain out)`, metric: v.metric.name, value: Number(scoreOn(v, (texts) => predictAll(w, texts, cfg, vectors)).toFixed(4)) })
+  }
+}
+for (const m of metrics) process.stderr.write(`  ${m.dataset} ${m.split}: ${m.metric} = ${m.value}\n`)
+
+const dir = env.TRAIN_OUT ?? join(STORE, op!, '1') // TRAIN_OUT: experiments elsewhere
+await mkdir(dir, { recursive: true })
+const { tf } = await getTf()
+await save(tf, join(dir, 'model.json'))
+await quantiseEmbedding(join(dir, 'model.json'), 'features')
+await writeFile(join(dir, 'features.json'), JSON.stringify(cfg, null, 2) + '\n')
+const inputs = [
+  { name: 'ids', dtype: 'int32', shape: [null, null], description: 'hashed feature ids of each text (lib/text/features.ts with features.json); 0 pads' },
+  { name: 'weights', dtype: 'float32', shape: [null, null], description: '1/n for each of the n features of a text, 0 on padding' },
+  ...(useVectors ? [{ name: 'vectors', dtype: 'float32', shape: [null, vectors!.dim], description: `the SIF-weighted, L2-normalised mean of the text's word vectors from model-store/${VECTORS} (lib/text/word-vectors.ts)` }] : [])
+]
+const manifest = {
+  name: op,
+  version: 1,
+  kind: 'text-classifier',
+  description: spec.description,
+  languages: ['en'],
+  labels: spec.labels,
+  ...(spec.tags !== undefined ? { tags: spec.tags } : {}),
+  inputs,
+  outputs: [{ name: multi ? 'scores' : 'probabilities', dtype: 'float32', shape: [null, spec.labels.length], description: multi ? 'an independent probability per label (sigmoid)' : 'probabilities over the labels (softmax)' }],
+  files: ['model.json', 'weights.bin', 'features.json', ...(useVectors ? [`../../${VECTORS}`] : [])],
+  training: {
+    command: `npm run train -- ${op}`,
+    seed: spec.train.seed,
+    data: data.sources,
+    notes: [architecture, spec.notes ?? ''].join(' ').trim()
+  },
+  ...(temperature !== undefined ? { calibration: { method: 'temperature scaling', temperature: Number(temperature.toFixed(4)) } } : {}),
+  metrics,
+  created: new Date().toISOString()
+}
+await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n')
+process.stderr.write(`wrote model-store/${op}/1 in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`)
+
+function trainTheMixture (spec: OpSpec, data: ReturnType<OpSpec['data']>): { predict: Predict, save: (tf: TF, path: string) => Promise<void>, architecture: string } {
+  const mx = data.mixture!
+  const ma = spec.mixture!
   // progress figures: each expert alone on its domain's validation set; the gate, the share of both
   // validation sets' texts it sends to their own domain's expert
   const va = data.validation[mx.a.validation]!
@@ -71,46 +163,10 @@ if (spec.mixture !== undefined && data.mixture !== undefined) {
     { name: mx.b.name, examples: toExamples(mx.b.rows), opts: { ...ma.b, classes }, validate: expertScore(vb) },
     { name: 'gate', examples: mx.gate.map((r) => ({ text: r.text, label: r.label === 'a' ? 1 : 0 })), opts: { ...ma.gate, classes: 2 }, validate: gateScore },
     (m) => score((texts) => predictMixture(m, texts, cfg)))
-  predict = (texts) => predictMixture(m, texts, cfg)
-  save = (tf, path) => saveMixture(tf, m, path)
   const fmt = (o: Omit<TrainOptions, 'classes'>) => `dim ${o.dim}, ${o.epochs} epochs of SGD from lr ${o.lr}${o.balance ? ', class-balanced loss' : ''}, seed ${o.seed}`
-  architecture = `Gated mixture of two fastText-style embedding bags over ${features}: expert ${mx.a.name} (${mx.a.rows.length} rows; ${fmt(ma.a)}), expert ${mx.b.name} (${mx.b.rows.length} rows; ${fmt(ma.b)}), and a gate that tells their domains apart (${mx.gate.length} rows; ${fmt(ma.gate)}); probabilities are g * P_${mx.a.name} + (1 - g) * P_${mx.b.name}, one embedding table holding all three side by side.`
-} else {
-  const weights: Weights = train(trainSet, cfg, { ...spec.train, classes }, (w) => score((texts) => predictAll(w, texts, cfg)))
-  predict = (texts) => predictAll(weights, texts, cfg)
-  save = (tf, path) => saveModel(tf, weights, path)
-  architecture = `fastText-style embedding bag (dim ${spec.train.dim}, ${features}), ${spec.train.epochs} epochs of SGD from lr ${spec.train.lr}${spec.train.balance ? ', class-balanced loss' : ''}; ${trainSet.length} training rows.`
+  return {
+    predict: (texts) => predictMixture(m, texts, cfg),
+    save: (tf, path) => saveMixture(tf, m, path),
+    architecture: `Gated mixture of two fastText-style embedding bags over ${features}: expert ${mx.a.name} (${mx.a.rows.length} rows; ${fmt(ma.a)}), expert ${mx.b.name} (${mx.b.rows.length} rows; ${fmt(ma.b)}), and a gate that tells their domains apart (${mx.gate.length} rows; ${fmt(ma.gate)}); probabilities are g * P_${mx.a.name} + (1 - g) * P_${mx.b.name}, one embedding table holding all three side by side.`
+  }
 }
-
-const metrics = data.validation.map((v) => ({ dataset: v.name, split: v.split, metric: v.metric.name, value: Number(scoreOn(v, predict).toFixed(4)), baseline: v.metric.baseline }))
-for (const m of metrics) process.stderr.write(`  ${m.dataset} ${m.split}: ${m.metric} = ${m.value}\n`)
-
-const dir = env.TRAIN_OUT ?? join(import.meta.dirname, '..', 'model-store', op!, '1') // TRAIN_OUT: experiments elsewhere
-await mkdir(dir, { recursive: true })
-const { tf } = await getTf()
-await save(tf, join(dir, 'model.json'))
-await writeFile(join(dir, 'features.json'), JSON.stringify(cfg, null, 2) + '\n')
-const manifest = {
-  name: op,
-  version: 1,
-  kind: 'text-classifier',
-  description: spec.description,
-  languages: ['en'],
-  labels: spec.labels,
-  inputs: [
-    { name: 'ids', dtype: 'int32', shape: [null, null], description: 'hashed feature ids of each text (lib/text/features.ts with features.json); 0 pads' },
-    { name: 'weights', dtype: 'float32', shape: [null, null], description: '1/n for each of the n features of a text, 0 on padding' }
-  ],
-  outputs: [{ name: 'probabilities', dtype: 'float32', shape: [null, spec.labels.length] }],
-  files: ['model.json', 'weights.bin', 'features.json'],
-  training: {
-    command: `npm run train -- ${op}`,
-    seed: spec.train.seed,
-    data: data.sources,
-    notes: [architecture, spec.notes ?? ''].join(' ').trim()
-  },
-  metrics,
-  created: new Date().toISOString()
-}
-await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n')
-process.stderr.write(`wrote model-store/${op}/1 in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`)

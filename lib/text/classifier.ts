@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import type { LoadedModel, ModelLoader } from '../models.js'
 import { fileIO } from '../tf-io.js'
 import { featureIds, featuriseBatch, type FeatureConfig } from './features.js'
+import { loadWordVectors, vectorWords, type WordVectors } from './word-vectors.js'
 import type { TF } from '../tf.js'
 
 type Tensor = import('@tensorflow/tfjs').Tensor
@@ -22,9 +23,13 @@ export const loadTextClassifier: ModelLoader = async (dir, manifest, tf) => {
   const cfg = JSON.parse(await readFile(join(dir, 'features.json'), 'utf8')) as FeatureConfig
   const model = await tf.loadLayersModel(fileIO(join(dir, 'model.json')))
   const dim = (model.getLayer('features').getWeights()[0]?.shape[1] as number | undefined) ?? 32
-  const forward = embeddingBag(tf, model, cfg) ?? ((texts: string[]) => {
+  // the shared word-vector table, named relative to the model store (model-store/<model>/<version>/..)
+  const vectors = cfg.vectors === undefined ? undefined : await loadWordVectors(join(dir, '..', '..', cfg.vectors))
+  const forward = embeddingBag(tf, model, cfg, vectors) ?? ((texts: string[]) => {
     const { ids, weights, width } = featuriseBatch(texts, cfg)
-    return model.predict([tf.tensor2d(ids, [texts.length, width], 'int32'), tf.tensor2d(weights, [texts.length, width])]) as Tensor
+    const inputs = [tf.tensor2d(ids, [texts.length, width], 'int32'), tf.tensor2d(weights, [texts.length, width])]
+    if (vectors !== undefined) inputs.push(tf.tensor2d(sentenceVectors(texts, cfg, vectors), [texts.length, vectors.dim]))
+    return model.predict(inputs) as Tensor
   })
   const predict = async (texts: string[]): Promise<number[][]> => {
     let widest = 1
@@ -58,10 +63,14 @@ export const loadTextClassifier: ModelLoader = async (dir, manifest, tf) => {
  * (test/lib/text/models.test.ts compares them for every model in model-store). Null, and
  * model.predict is used, for another architecture.
  */
-function embeddingBag (tf: TF, model: LayersModel, cfg: FeatureConfig): ((texts: string[]) => Tensor) | null {
+function embeddingBag (tf: TF, model: LayersModel, cfg: FeatureConfig, vectors?: WordVectors): ((texts: string[]) => Tensor) | null {
   const embedding = model.getLayer('features')
   const idsInput = embedding.inboundNodes[0]?.inboundLayers[0]
-  const rest = model.inputLayers.filter((l) => l !== idsInput)
+  // the word-vector mean, when the model reads one, is its third input (ids, weights, vectors: layer
+  // names get suffixes when several models load in one thread, so the order is what identifies it)
+  const vectorsInput = vectors === undefined || model.inputLayers.length !== 3 ? undefined : model.inputLayers[2]
+  if ((vectors === undefined) !== (vectorsInput === undefined)) return null
+  const rest = model.inputLayers.filter((l) => l !== idsInput && l !== vectorsInput)
   const output = model.outputLayers[0]
   if (embedding.getClassName() !== 'Embedding' || idsInput === undefined || model.inputLayers[0] !== idsInput || rest.length !== 1 ||
     model.outputLayers.length !== 1 || output === undefined || model.layers.some((l) => l.inboundNodes.length > 1)) return null
@@ -80,7 +89,7 @@ function embeddingBag (tf: TF, model: LayersModel, cfg: FeatureConfig): ((texts:
   const table = w.dataSync() as Float32Array
   const rows = w.shape[0] as number
   const dim = w.shape[1] as number
-  const skip = new Set<unknown>([idsInput, weightsInput, embedding, reshape, average])
+  const skip = new Set<unknown>([idsInput, weightsInput, vectorsInput, embedding, reshape, average])
   const after = model.layers.filter((l) => !skip.has(l))
   const steps = after.map((l) => [l, asOps(tf, l)] as const)
   const flat = readers(average).every((l) => l.getClassName() === 'Flatten')
@@ -104,9 +113,18 @@ function embeddingBag (tf: TF, model: LayersModel, cfg: FeatureConfig): ((texts:
     }
     // the Dot layer's output is [texts, dim, 1]; a Flatten after it would only drop the last axis
     const values = new Map<object, Tensor>([[average, flat ? tf.tensor2d(sums, [n, dim]) : tf.tensor3d(sums, [n, dim, 1])]])
+    if (vectorsInput !== undefined && vectors !== undefined) values.set(vectorsInput, tf.tensor2d(sentenceVectors(texts, cfg, vectors), [n, vectors.dim]))
     for (const [layer, run] of steps) values.set(layer, run(layer.inboundNodes[0]!.inboundLayers.map((l) => values.get(l) as Tensor)))
     return values.get(output) as Tensor
   }
+}
+
+/** Each text's SIF-weighted, L2-normalised word-vector mean, as training computed it (training/fasttext.ts featuriseWith). */
+function sentenceVectors (texts: string[], cfg: FeatureConfig, vectors: WordVectors): Float32Array {
+  const out = new Float32Array(texts.length * vectors.dim)
+  const one = new Float32Array(vectors.dim)
+  texts.forEach((t, i) => { vectors.sentence(vectorWords(t, cfg.maxChars), one); out.set(one, i * vectors.dim) })
+  return out
 }
 
 type Layer = LayersModel['layers'][number]
@@ -124,6 +142,7 @@ function asOps (tf: TF, layer: Layer): (inputs: Tensor[]) => Tensor {
   if (cls === 'Flatten') return (inputs) => inputs[0]!.rank === 2 ? inputs[0]! : call(inputs)
   if (cls === 'Multiply') return (inputs) => inputs.reduce((a, b) => tf.mul(a, b))
   if (cls === 'Add') return (inputs) => inputs.reduce((a, b) => tf.add(a, b))
+  if (cls === 'Concatenate') return (inputs) => inputs.every((x) => x.rank === 2) ? tf.concat(inputs, -1) : call(inputs)
   const cfg = layer.getConfig() as { activation?: string, useBias?: boolean }
   const [kernel, bias] = layer.getWeights()
   const activation = cfg.activation ?? 'linear'

@@ -11,6 +11,8 @@ export interface FeatureConfig {
   maxFeatures: number
   /** texts are read up to this many characters */
   maxChars: number
+  /** the shared word-vector table the model also reads (a folder below model-store, e.g. word-vectors/1); none when absent */
+  vectors?: string
 }
 
 const URL_RE = /https?:\/\/\S+|www\.\S+/gi

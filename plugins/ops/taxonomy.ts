@@ -9,7 +9,7 @@ export default async function taxonomy (fastify: FastifyInstance) {
   textOperation<Tags>(fastify, {
     op: 'taxonomy',
     model: 'taxonomy',
-    summary: 'Taxonomy: the top 3 IAB-style tier-1 categories of a text',
+    summary: 'Taxonomy: the top 3 IAB Content Taxonomy tier-1 categories of a text, each with an independent probability',
     batch: true,
     reply: TaxonomyReply,
     batchReply: TaxonomyBatchReply,

@@ -1,0 +1,124 @@
+// Sentiment and emotion: what each is trained on (a mixture of domains) and scored with.
+import type { FeatureConfig } from '../lib/text/features.js'
+import { goemotions, semevalSentiment, split, tweeteval, withoutOverlap, type Labelled } from './data.js'
+import { amazonAlexa, customerReviews, dairEmotion, isear, multiDomainReviews, sst5, tweetevalEmotion, wassaEmotion } from './data-domains.js'
+import { macroF1, macroRecall, recall } from './metrics.js'
+import { binaryAccuracy, dedupe, everyday, weighDomains } from './mix.js'
+import type { OpSpec } from './ops.js'
+
+/** word unigrams, bigrams and character 3-5-grams; long reviews are read up to 2,000 characters */
+export const MIXED: FeatureConfig = { buckets: 1 << 17, charNgrams: [3, 5], wordBigrams: true, maxFeatures: 1500, maxChars: 2000 }
+
+const SEMEVAL = { name: 'SemEval-2017 Task 4A (2013-2016 tweets)', path: 'sentiment/semeval2017-task4a', licence: 'research use (tweets under the Twitter/X terms; repository MIT)' }
+const GOEMO = { name: 'GoEmotions', path: 'emotion/goemotions', licence: 'Apache-2.0' }
+
+const SENTIMENT_LABELS = ['negative', 'neutral', 'positive']
+export const sentiment: OpSpec = {
+  labels: SENTIMENT_LABELS,
+  description: 'Sentiment: negative, neutral, positive. Trained on a mixture of domains: tweets (SemEval 2013-2016), movie-review sentences (SST-5 in three grades), product reviews (Hu & Liu customer reviews, Amazon Alexa reviews, multi-domain Amazon reviews of books, DVDs and electronics).',
+  notes: 'Each domain weighs about the same in training whatever its size (sample weights within [1/4, 4]). Product reviews and SST-2-style sentences have no neutral class except Alexa\'s 3-star and SST-5\'s middle grade, so neutral is learned mostly from tweets and movie sentences.',
+  features: MIXED,
+  vectors: true,
+  train: { dim: 32, epochs: 8, lr: 0.2, seed: 7, balance: true },
+  data: () => {
+    const val = tweeteval('sentiment/tweeteval-sentiment', 'val')
+    const sstVal = sst5('val')
+    const crVal = customerReviews('val'); const mdVal = multiDomainReviews('val'); const alexaVal = amazonAlexa('val')
+    const held = [val, sstVal, crVal, mdVal, alexaVal]
+    const tweets = withoutOverlap(semevalSentiment(), ...held)
+    const movies = withoutOverlap(sst5('train'), ...held)
+    const reviews = withoutOverlap(dedupe([...customerReviews('train'), ...amazonAlexa('train'), ...multiDomainReviews('train')]), ...held)
+    const train = weighDomains([{ domain: 'tweets', rows: tweets }, { domain: 'movies', rows: movies }, { domain: 'reviews', rows: reviews }])
+    const days = everyday().map((r) => ({ text: r.text, label: r.sentiment }))
+    const binary = binaryAccuracy(0, 2)
+    return {
+      train,
+      domains: [{ domain: 'tweets', validation: 0 }, { domain: 'movies', validation: 1 }, { domain: 'reviews', validation: 3 }],
+      validation: [
+        { name: 'tweeteval-sentiment (SemEval tweets)', split: 'validation', rows: val, metric: { name: 'macro-averaged recall', score: (m) => macroRecall(m, [0, 1, 2]), baseline: 'target 0.66; fastText 0.629, SemEval-2017 best 0.681, RoBERTa 0.728; AFINN 0.575, VADER 0.559' } },
+        { name: 'SST-2 movie-review sentences (positive vs negative)', split: 'dev', rows: sstVal.filter((r) => r.label !== 'neutral'), metric: { name: 'binary accuracy', score: binary, baseline: 'target 0.85; fastText bigrams ~0.86, BERT-base 0.93' } },
+        { name: 'SST-5 mapped to three classes', split: 'dev', rows: sstVal, metric: { name: 'macro-averaged recall', score: (m) => macroRecall(m, [0, 1, 2]), baseline: 'target 0.60' } },
+        { name: 'multi-domain Amazon reviews (books, dvd, electronics)', split: 'hash 1/5', rows: mdVal, metric: { name: 'binary accuracy', score: binary, baseline: 'target 0.88; Blitzer 2007 in-domain 0.80-0.87' } },
+        { name: 'Hu & Liu customer-review sentences', split: 'hash 1/5', rows: crVal, metric: { name: 'binary accuracy', score: binary, baseline: 'target 0.88; NBSVM 0.81' } },
+        { name: 'Amazon Alexa reviews (1-2 vs 4-5 stars)', split: 'hash 1/5', rows: alexaVal.filter((r) => r.label !== 'neutral'), metric: { name: 'binary accuracy', score: binary, baseline: 'target 0.88' } },
+        { name: 'everyday texts written by the project (eval/data/everyday.jsonl; never trained on)', split: 'all', rows: days, metric: { name: 'accuracy (3 classes)', score: (m) => m.reduce((a, r, i) => a + r[i]!, 0) / m.flat().reduce((a, b) => a + b, 0) } }
+      ],
+      sources: [
+        { ...SEMEVAL, split: 'all files, minus texts in a validation set', rows: tweets.length },
+        { name: 'TweetEval sentiment', path: 'sentiment/tweeteval-sentiment', licence: 'research use (tweets under the Twitter/X terms)', split: 'validation only' },
+        { name: 'SST-5 (Socher et al. 2013) sentences in three grades', path: 'sentiment/sst5-sentences', licence: 'research use (Stanford Sentiment Treebank; reviews from rottentomatoes.com)', split: 'train (dev for validation)', rows: movies.length },
+        { name: 'Customer reviews (Hu & Liu 2004)', path: 'sentiment/customer-reviews-hu-liu', licence: 'research use', split: 'hash 4/5' },
+        { name: 'Amazon Alexa reviews', path: 'sentiment/amazon-alexa-reviews', licence: 'CC0 (Kaggle listing; not verified)', split: 'hash 4/5' },
+        { name: 'Multi-domain sentiment (Blitzer et al. 2007): books, dvd, electronics', path: 'sentiment/multi-domain-sentiment-blitzer2007', licence: 'research use', split: 'hash 4/5 (the kitchen domain is held out and never read)', rows: reviews.length }
+      ]
+    }
+  }
+}
+
+const GO = { neutral: 27, anger: 2, excitement: 13, fear: 14, gratitude: 15, joy: 17, sadness: 25, admiration: 0, disgust: 11, love: 18, optimism: 20 }
+export const only = (rows: Array<{ text: string, ids: number[] }>, id: number) => rows.filter((r) => r.ids.length === 1 && r.ids[0] === id).map((r) => r.text)
+
+// Weak labels for Bored: no public set labels boredom. Texts that say so in words or hashtags.
+export const BORED = /(^|[^\p{L}])(#?bored|#?boring|boredom|so dull|tedious|yawn+|nothing to do|monotonous|uninteresting)(?![\p{L}])/iu
+
+const EMOTIONS = ['Fear', 'Happy', 'Angry', 'Sad', 'Excited', 'Bored']
+/** how each set's labels map to the contract's six (labels not listed are left out) */
+const CARER: Record<string, string> = { sadness: 'Sad', joy: 'Happy', love: 'Happy', anger: 'Angry', fear: 'Fear', surprise: 'Excited' }
+const TWEET_EMO: Record<string, string> = { anger: 'Angry', joy: 'Happy', optimism: 'Happy', sadness: 'Sad', fear: 'Fear' }
+const ISEAR: Record<string, string> = { joy: 'Happy', fear: 'Fear', anger: 'Angry', sadness: 'Sad', disgust: 'Angry' }
+const mapped = (rows: Labelled[], map: Record<string, string>) => rows.filter((r) => map[r.label] !== undefined).map((r) => ({ text: r.text, label: map[r.label] as string }))
+
+export const emotion: OpSpec = {
+  labels: EMOTIONS,
+  description: 'Emotion: Fear, Happy, Angry, Sad, Excited and Bored. Trained on a mixture of domains: Reddit comments (GoEmotions single-label rows), tweets (WASSA-2017, TweetEval emotion, dair-ai CARER), event descriptions (ISEAR) and product reviews (weak labels: 4-5 star and positive reviews Happy, 1-2 star and negative reviews Angry), plus weakly labelled Bored texts.',
+  notes: 'Label maps: GoEmotions fear, joy, anger, sadness, excitement; CARER sadness->Sad, joy and love->Happy, anger->Angry, fear->Fear, surprise->Excited; TweetEval anger->Angry, joy and optimism->Happy, sadness->Sad; WASSA anger, fear, joy->Happy, sadness; ISEAR joy->Happy, fear, anger and disgust->Angry, sadness (shame and guilt left out). Reviews carry no emotion labels: their polarity stands in (positive Happy, negative Angry), so that glowing reviews are not read as Sad or Fear; that is a weak label, and disappointment (Sad) in a review is not learned from it. Bored has no labelled data: texts that say it (bored, boring, tedious, yawn, nothing to do, #bored ...) are weak Bored labels, so its figure measures agreement with that rule.',
+  features: MIXED,
+  vectors: true,
+  train: { dim: 32, epochs: 8, lr: 0.2, seed: 11, balance: true },
+  data: () => {
+    const tr = goemotions('train'); const dev = goemotions('dev')
+    const five = (rows: typeof tr) => [
+      ...only(rows, GO.fear).map((text) => ({ text, label: 'Fear' })), ...only(rows, GO.joy).map((text) => ({ text, label: 'Happy' })),
+      ...only(rows, GO.anger).map((text) => ({ text, label: 'Angry' })), ...only(rows, GO.sadness).map((text) => ({ text, label: 'Sad' })),
+      ...only(rows, GO.excitement).map((text) => ({ text, label: 'Excited' }))]
+    const boredPool = [...tr.map((r) => r.text), ...semevalSentiment().map((r) => r.text)].filter((t) => BORED.test(t)).map((text) => ({ text, label: 'Bored' }))
+    const bored = split(boredPool)
+    const goVal = five(dev)
+    const carerVal = mapped(dairEmotion('val'), CARER)
+    const teVal = mapped(tweetevalEmotion('val'), TWEET_EMO)
+    const held = [goVal, carerVal, teVal, bored.val]
+    const reviewPolarity = (rows: Labelled[]) => rows.filter((r) => r.label !== 'neutral').map((r) => ({ text: r.text, label: r.label === 'positive' ? 'Happy' : 'Angry' }))
+    const groups = [
+      { domain: 'reddit', rows: withoutOverlap(five(tr).filter((r) => !BORED.test(r.text)), ...held) },
+      { domain: 'tweets', rows: withoutOverlap([...mapped(wassaEmotion('train'), TWEET_EMO), ...mapped(tweetevalEmotion('train'), TWEET_EMO)], ...held) },
+      { domain: 'carer', rows: withoutOverlap(mapped(dairEmotion('train'), CARER), ...held) },
+      { domain: 'events', rows: mapped(isear('train'), ISEAR) },
+      { domain: 'reviews', rows: reviewPolarity([...customerReviews('train'), ...amazonAlexa('train'), ...multiDomainReviews('train')]), share: 0.5 },
+      { domain: 'bored', rows: bored.train, share: 0.3 }
+    ]
+    const train = weighDomains(groups)
+    const days = everyday().filter((r) => r.emotion !== null).map((r) => ({ text: r.text, label: r.emotion as string }))
+    const mf = (labels: number[]) => (m: number[][]) => macroF1(m, labels)
+    return {
+      train,
+      domains: [{ domain: 'reddit', validation: 0 }, { domain: 'tweets', validation: 1 }, { domain: 'carer', validation: 2 }],
+      validation: [
+        { name: 'GoEmotions single-label (fear, joy, anger, sadness, excitement)', split: 'dev', rows: goVal, metric: { name: 'macro F1 over Fear/Happy/Angry/Sad/Excited', score: mf([0, 1, 2, 3, 4]), baseline: 'target 0.70' } },
+        { name: 'TweetEval emotion (anger, joy+optimism, sadness)', split: 'validation', rows: teVal, metric: { name: 'macro F1 over Angry/Happy/Sad', score: mf([1, 2, 3]), baseline: 'target 0.62; TweetEval RoBERTa 0.79 (4 labels, test)' } },
+        { name: 'dair-ai CARER mapped (sadness, joy+love, anger, fear, surprise)', split: 'validation', rows: carerVal, metric: { name: 'macro F1 over Fear/Happy/Angry/Sad/Excited', score: mf([0, 1, 2, 3, 4]), baseline: 'target 0.70' } },
+        { name: 'ISEAR mapped (joy, fear, anger+disgust, sadness)', split: 'hash 1/5', rows: mapped(isear('val'), ISEAR), metric: { name: 'macro F1 over Fear/Happy/Angry/Sad', score: mf([0, 1, 2, 3]) } },
+        { name: 'weakly labelled Bored texts (held out)', split: 'hash 1/5', rows: bored.val, metric: { name: 'Bored recall', score: (m) => recall(m, 5) }, calibration: false },
+        { name: 'everyday texts written by the project, those with an emotion (never trained on)', split: 'all', rows: days, metric: { name: 'accuracy', score: (m) => m.reduce((a, r, i) => a + r[i]!, 0) / m.flat().reduce((a, b) => a + b, 0) } }
+      ],
+      sources: [
+        { ...GOEMO, split: 'train (single-label rows; dev for validation)' },
+        { name: 'WASSA-2017 EmoInt', path: 'emotion/wassa2017-emoint', licence: 'research use (tweets under Twitter/X terms)', split: 'train' },
+        { name: 'TweetEval emotion', path: 'emotion/tweeteval-emotion', licence: 'research use (tweets under Twitter/X terms)', split: 'train (validation for validation)' },
+        { name: 'dair-ai emotion (CARER, Saravia et al. 2018)', path: 'emotion/dair-ai-emotion-carer', licence: 'research use (educational and research purposes)', split: 'train (validation for validation)' },
+        { name: 'ISEAR', path: 'emotion/isear', licence: 'research use', split: 'hash 4/5' },
+        { name: 'Customer reviews, Amazon Alexa reviews, multi-domain reviews (polarity as weak emotion labels)', path: 'sentiment/customer-reviews-hu-liu, sentiment/amazon-alexa-reviews, sentiment/multi-domain-sentiment-blitzer2007', licence: 'research use; Alexa CC0 (not verified)', split: 'hash 4/5' },
+        { name: 'SemEval-2017 Task 4A tweets (Bored weak labels only)', path: 'sentiment/semeval2017-task4a', licence: 'research use (Twitter/X terms)' }
+      ]
+    }
+  }
+}
