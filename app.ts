@@ -27,6 +27,7 @@ import abuse from './plugins/ops/abuse.js'
 import phraseExtractor from './plugins/ops/phrase_extractor.js'
 import nsfw from './plugins/ops/nsfw.js'
 import targetSentiment from './plugins/ops/target_sentiment.js'
+import customClassifier from './plugins/ops/custom_classifier.js'
 import health from './plugins/system/health.js'
 import modelList from './plugins/system/models.js'
 import usage from './plugins/system/usage.js'
@@ -35,7 +36,7 @@ import dashboard from './plugins/system/dashboard.js'
 
 export type { AppOptions }
 
-export const TEXT_OPS = [sentiment, similarity, ner, taxonomy, keywords, emotion, sarcasm, intent, newIntent, abuse, phraseExtractor, targetSentiment]
+export const TEXT_OPS = [sentiment, similarity, ner, taxonomy, keywords, emotion, sarcasm, intent, newIntent, abuse, phraseExtractor, targetSentiment, customClassifier]
 export const IMAGE_OPS = [facialEmotion, objectRecognizer, nsfw]
 
 async function app (fastify: FastifyInstance, opts: AppOptions) {

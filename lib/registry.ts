@@ -24,7 +24,8 @@ const builtin: Record<string, LoaderRef & { mainThread?: true }> = {
   'ner-tagger': { module: './text/ner.js', export: 'loadNer' },
   'keyword-ranker': { module: './text/keywords.js', export: 'loadKeywords' },
   'similarity-pairs': { module: './text/similarity.js', export: 'loadSimilarity' },
-  'noun-phrases': { module: './text/phrases.js', export: 'loadPhrases' }
+  'noun-phrases': { module: './text/phrases.js', export: 'loadPhrases' },
+  'zero-shot': { module: './text/zero-shot.js', export: 'loadZeroShot' }
 }
 const extra = new Map<string, { loader: ModelLoader, from: LoaderRef | null }>()
 
