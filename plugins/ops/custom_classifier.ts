@@ -34,16 +34,15 @@ function parse (raw: unknown): { labels: ZeroShotLabel[], keyed: boolean } {
   } else {
     throw new Errors.InvalidField(`${SHAPE}.`)
   }
-  if (labels.length < 2) throw new Errors.InvalidField(`category must hold at least 2 labels; it has ${labels.length}.`)
-  if (labels.length > MAX_LABELS) throw new Errors.InvalidField(`category holds at most ${MAX_LABELS} labels; it has ${labels.length}.`)
-  const seen = new Set<string>()
   for (const l of labels) {
     if (l.name === '') throw new Errors.InvalidField('A label is empty.')
     if (l.name.length > MAX_LABEL_CHARS) throw new Errors.InvalidField(`The label "${l.name.slice(0, 20)}..." is longer than ${MAX_LABEL_CHARS} characters.`)
-    const key = l.name.toLowerCase()
-    if (seen.has(key)) throw new Errors.InvalidField(`The label "${l.name}" is given twice.`)
-    seen.add(key)
   }
+  // a label given twice is answered once (the Node client's own example repeats one)
+  const seen = new Set<string>()
+  labels = labels.filter((l) => !seen.has(l.name) && seen.add(l.name) !== undefined)
+  if (labels.length < 2) throw new Errors.InvalidField(`category must hold at least 2 different labels; it has ${labels.length}.`)
+  if (labels.length > MAX_LABELS) throw new Errors.InvalidField(`category holds at most ${MAX_LABELS} labels; it has ${labels.length}.`)
   return { labels, keyed }
 }
 
