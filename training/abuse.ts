@@ -41,7 +41,7 @@ export const ABUSE: TextModelSpec = {
   ]
 }
 
-if (import.meta.filename === process.argv[1] || process.argv[2] === 'abuse') {
+if (import.meta.filename === process.argv[1] || (process.argv[1]?.endsWith('train.ts') === true && process.argv[2] === 'abuse')) {
   const trained = trainText(ABUSE)
   for (const m of trained.metrics) process.stderr.write(`  ${m.dataset} ${m.split}: ${m.metric} = ${m.value}\n`)
   if (env.TRAIN_DRY !== '1') process.stderr.write(`wrote ${await saveText(ABUSE, trained)}\n`)

@@ -55,7 +55,7 @@ export const TARGET_SENTIMENT: TextModelSpec = {
   ]
 }
 
-if (import.meta.filename === process.argv[1] || process.argv[2] === 'target_sentiment') {
+if (import.meta.filename === process.argv[1] || (process.argv[1]?.endsWith('train.ts') === true && process.argv[2] === 'target_sentiment')) {
   const trained = trainText(TARGET_SENTIMENT)
   for (const m of trained.metrics) process.stderr.write(`  ${m.dataset} ${m.split}: ${m.metric} = ${m.value}\n`)
   if (env.TRAIN_DRY !== '1') process.stderr.write(`wrote ${await saveText(TARGET_SENTIMENT, trained)}\n`)
