@@ -8,6 +8,7 @@ import type { FeatureConfig } from '../lib/text/features.js'
 import { predictAll, saveModel, train, type TrainOptions, type Weights } from './fasttext.js'
 import { argmax, confusion } from './metrics.js'
 import type { Labelled } from './data.js'
+import { quantiseEmbedding } from './quantise.js'
 
 export interface TextValidation { name: string, split: string, rows: Labelled[], metric: { name: string, score: (m: number[][]) => number, baseline?: string } }
 export interface TextModelSpec {
@@ -43,10 +44,11 @@ export async function saveText (spec: TextModelSpec, trained: Trained): Promise<
   await mkdir(dir, { recursive: true })
   const { tf } = await getTf()
   await saveModel(tf, trained.weights, join(dir, 'model.json'))
+  await quantiseEmbedding(join(dir, 'model.json'), 'features')
   await writeFile(join(dir, 'features.json'), JSON.stringify(spec.features, null, 2) + '\n')
   const t = spec.train
   const f = spec.features
-  const architecture = `fastText-style embedding bag (dim ${t.dim}, ${f.buckets} hashed buckets of word unigrams${f.wordBigrams ? ', bigrams' : ''}${f.charNgrams.length > 0 ? `, char ${f.charNgrams.join('-')}-grams` : ''}), ${t.epochs} epochs of SGD from lr ${t.lr}${t.balance ? ', class-balanced loss' : ''}; ${spec.rows.length} training rows.`
+  const architecture = `fastText-style embedding bag (dim ${t.dim}, ${f.buckets} hashed buckets of word unigrams${f.wordBigrams ? ', bigrams' : ''}${f.charNgrams.length > 0 ? `, char ${f.charNgrams.join('-')}-grams` : ''}), ${t.epochs} epochs of SGD from lr ${t.lr}${t.balance ? ', class-balanced loss' : ''}; ${spec.rows.length} training rows; embedding table stored as float16.`
   const manifest = {
     name: spec.op,
     version: 1,

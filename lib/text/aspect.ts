@@ -1,10 +1,12 @@
 // Target (aspect) sentiment input: where an aspect is in a text, and the text rewritten for the
 // embedding-bag classifier so that the words around the aspect count apart from the rest: the
 // whole text, then the words of the aspect's clause (between punctuation or a contrast word such
-// as "but"), prefixed c_, and up to WINDOW words either side, prefixed l_ and r_. Training
+// as "but"), prefixed c_, and up to WINDOW words either side, prefixed l_ and r_, NEAR_REPEAT times. Training
 // (training/target_sentiment.ts) and serving (plugins/ops/target_sentiment.ts) both use it.
 
 export const WINDOW = 4
+/** the marked words are written this many times: the bag averages its features, so this weighs them against the whole text */
+export const NEAR_REPEAT = 3
 const WORD = /[\p{L}\p{M}\p{N}_']+/gu
 const BREAK = /[,;:.!?()]|\b(?:but|however|although|though|while|whereas|except|yet)\b/giu
 
@@ -36,5 +38,6 @@ export function aspectInput (text: string, span: Span): string {
   const clause = words(text.slice(from, span.start)).concat(words(text.slice(span.end, to)))
   const left = words(text.slice(0, span.start)).slice(-WINDOW)
   const right = words(text.slice(span.end)).slice(0, WINDOW)
-  return [text, ...clause.map((w) => 'c_' + w), ...left.map((w) => 'l_' + w), ...right.map((w) => 'r_' + w)].join(' ')
+  const near = [...clause.map((w) => 'c_' + w), ...left.map((w) => 'l_' + w), ...right.map((w) => 'r_' + w)]
+  return [text, ...Array.from({ length: NEAR_REPEAT }, () => near).flat()].join(' ')
 }
