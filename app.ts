@@ -27,6 +27,11 @@ import facialEmotion from './plugins/ops/facial_emotion.js'
 import objectRecognizer from './plugins/ops/object_recognizer.js'
 import languageDetection from './plugins/ops/language_detection.js'
 import multilangKeywords from './plugins/ops/multilang_keywords.js'
+import abuse from './plugins/ops/abuse.js'
+import phraseExtractor from './plugins/ops/phrase_extractor.js'
+import nsfw from './plugins/ops/nsfw.js'
+import targetSentiment from './plugins/ops/target_sentiment.js'
+import customClassifier from './plugins/ops/custom_classifier.js'
 import health from './plugins/system/health.js'
 import modelList from './plugins/system/model-list.js'
 import usage from './plugins/system/usage.js'
@@ -35,8 +40,8 @@ import dashboard from './plugins/system/dashboard.js'
 
 export type { AppOptions }
 
-export const TEXT_OPS = [sentiment, similarity, ner, taxonomy, keywords, emotion, sarcasm, intent, newIntent, languageDetection, multilangKeywords]
-export const IMAGE_OPS = [facialEmotion, objectRecognizer]
+export const TEXT_OPS = [sentiment, similarity, ner, taxonomy, keywords, emotion, sarcasm, intent, newIntent, languageDetection, multilangKeywords, abuse, phraseExtractor, targetSentiment, customClassifier]
+export const IMAGE_OPS = [facialEmotion, objectRecognizer, nsfw]
 
 async function app (fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(config, opts)

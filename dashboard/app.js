@@ -117,7 +117,7 @@ function renderHistory (history) {
 }
 
 // ---- playground --------------------------------------------------------------------------------
-const IMAGE_OPS = ['facial_emotion', 'object_recognizer']
+const IMAGE_OPS = ['facial_emotion', 'object_recognizer', 'nsfw']
 // the languages of each operation that takes lang_code (docs/languages.md); omitted: detected
 const OP_LANGS = {
   sentiment: 'en, ar, de, es, fr, hi, it, pt, nl',
@@ -125,6 +125,11 @@ const OP_LANGS = {
   sarcasm: 'en',
   ner: 'en, es, nl, de',
   keywords: 'en, es, nl, de, fr, it, pt'
+}
+// operations with one more field: its name on the wire, its label here, an example value
+const EXTRA = {
+  target_sentiment: { field: 'aspect', label: 'Aspect (it must occur in the text)', example: 'update' },
+  custom_classifier: { field: 'category', label: 'Your labels, comma-separated (sent as a JSON list)', example: 'software, food, travel, politics' }
 }
 function syncInputs () {
   const op = $('#pg-op').value
@@ -136,7 +141,10 @@ function syncInputs () {
   $('#pg-text-inputs').hidden = image
   $('#pg-image-inputs').hidden = !image
   $('#pg-second').hidden = op !== 'similarity'
-  $('#pg-batch').disabled = image || op === 'similarity'
+  $('#pg-batch').disabled = image || op === 'similarity' || op === 'custom_classifier'
+  const extra = EXTRA[op]
+  $('#pg-extra-row').hidden = extra === undefined
+  if (extra !== undefined) { $('#pg-extra-label').textContent = extra.label; $('#pg-extra').value = extra.example }
 }
 $('#pg-op').addEventListener('change', syncInputs)
 
@@ -174,6 +182,9 @@ $('#pg-form').addEventListener('submit', async (e) => {
     const texts = $('#pg-text').value.split('\n').map((t) => t.trim()).filter(Boolean)
     fields.push(['text', batch ? JSON.stringify(texts) : $('#pg-text').value])
     if (op === 'new/intent') fields.push(['query', 'feedback'])
+    const extra = EXTRA[op]
+    if (extra?.field === 'aspect') fields.push(['aspect', $('#pg-extra').value])
+    if (extra?.field === 'category') fields.push(['category', JSON.stringify($('#pg-extra').value.split(',').map((l) => l.trim()).filter(Boolean))])
   }
   const lang = $('#pg-lang').value
   if (lang !== '' && OP_LANGS[op] !== undefined) fields.push(['lang_code', lang])
@@ -247,6 +258,11 @@ function readable (op, json, texts, batch, image) {
         out.push(json.faces.length === 0 ? el('p', {}, 'No face found.') : scoreBars(Object.fromEntries(json.facial_emotion.map((e) => [e.tag, e.score]))))
         if (image) out.push(imageView(image, json.faces.map((f) => ({ box: f.box, label: f.facial_emotion[0].tag }))))
         break
+      case 'abuse': { const r = batch ? json.abuse[n] : json; out.push(...head, el('p', {}, `${r.sentence_type} (${(r.confidence_score * 100).toFixed(1)}%)`)); break }
+      case 'target_sentiment': { const r = batch ? json.batch[n] : json; out.push(highlight(texts[n], r.offsets.map((o) => ({ ...o, category: r.aspect, confidence_score: 1 }))), scoreBars(r.sentiment)); break }
+      case 'custom_classifier': out.push(scoreBars(Object.fromEntries(json.taxonomy.map((t) => [t.category ?? t.tag, t.confidence_score])))); break
+      case 'phrase_extractor': out.push(...head, el('ol', { class: 'tags' }, pick(json.keywords, i).map((k) => el('li', {}, `${k.keyword} (${k.relevance_score})`)))); break
+      case 'nsfw': out.push(el('p', {}, `${json.output} (${(json.prob * 100).toFixed(1)}%)`)); if (image) out.push(imageView(image, [])); break
       case 'object_recognizer':
         out.push(el('ol', { class: 'tags' }, json.output.map((o) => el('li', {}, `${o.tag} (${(o.score * 100).toFixed(0)}%)`))))
         if (image) out.push(imageView(image, (json.boxes ?? []).map((b) => ({ box: b.box, label: b.tag }))))

@@ -10,6 +10,7 @@ import { loadTextClassifier } from '../lib/text/classifier.js'
 import { OPS } from '../training/ops.js'
 import { argmax, confusion, ece, fitsTemperature } from '../training/metrics.js'
 import { evaluateImages, type EvalRow } from './images.js'
+import { evaluate as evaluateNewOp, NEW_OPS } from './newops.js'
 
 const only = process.argv[2]
 const OWN_EVAL = ['ner', 'keywords', 'similarity', 'language_detection']
@@ -26,6 +27,7 @@ for (const info of await scanStore(store)) {
     rows.push(...await mod.evaluate(info, tf, (s) => process.stderr.write(s + '\n')))
     continue
   }
+  if (NEW_OPS.includes(info.name)) { rows.push(...await evaluateNewOp(info, tf, (s) => process.stderr.write(s + '\n'))); continue }
   const spec = OPS[info.name]
   if (info.manifest.kind !== 'text-classifier' || spec === undefined) continue
   const model = await loadTextClassifier(info.dir, info.manifest, tf, { imageMaxPixels: 0 })

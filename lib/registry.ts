@@ -19,10 +19,13 @@ const builtin: Record<string, LoaderRef & { mainThread?: true }> = {
   'text-classifier': { module: './text/classifier.js', export: 'loadTextClassifier' },
   'human-face': { module: './image/human.js', export: 'loadHumanFace', mainThread: true },
   'human-object': { module: './image/human.js', export: 'loadHumanObject', mainThread: true },
+  'nsfw-classifier': { module: './image/human.js', export: 'loadNsfw', mainThread: true },
   'ner-tagger': { module: './text/ner.js', export: 'loadNer' },
   'keyword-ranker': { module: './text/keywords.js', export: 'loadKeywords' },
   'similarity-pairs': { module: './text/similarity.js', export: 'loadSimilarity' },
-  'language-id': { module: './text/langid.js', export: 'loadLanguageId', mainThread: true }
+  'language-id': { module: './text/langid.js', export: 'loadLanguageId', mainThread: true },
+  'noun-phrases': { module: './text/phrases.js', export: 'loadPhrases' },
+  'zero-shot': { module: './text/zero-shot.js', export: 'loadZeroShot' }
 }
 const extra = new Map<string, { loader: ModelLoader, from: LoaderRef | null }>()
 

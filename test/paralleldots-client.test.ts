@@ -3,24 +3,31 @@
 import t from 'tap'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
-import { build, KEY } from './helper.js'
+import { build, buildWithRealModels, hasRealModel, KEY } from './helper.js'
 
 type Req = ((opts: unknown, cb: unknown) => unknown) & { post: (opts: unknown, cb: unknown) => unknown }
 type Client = Record<string, (...args: unknown[]) => Promise<string>> & { apiKey: string }
 
+// the client's modules keep the request function they first required: it is wrapped once and
+// sends to the latest base (each test listens on a port of its own)
+let target = ''
 function loadClient (base: string): Client {
+  target = base
   const require = createRequire(import.meta.url)
   const clientPath = require.resolve('paralleldots')
   const requestPath = require.resolve('request', { paths: [join(clientPath, '..')] })
-  const real = require(requestPath) as Req
-  const redirect = (opts: unknown) => {
-    const o = opts as { url?: string }
-    return typeof o?.url === 'string' ? { ...o, url: o.url.replace(/^https?:\/\/apis\.paralleldots\.com/, base) } : opts
+  const real = require(requestPath) as Req & { redirected?: true }
+  const cached = require.cache[requestPath]!
+  if (real.redirected !== true) {
+    const redirect = (opts: unknown) => {
+      const o = opts as { url?: string }
+      return typeof o?.url === 'string' ? { ...o, url: o.url.replace(/^https?:\/\/apis\.paralleldots\.com/, target) } : opts
+    }
+    cached.exports = Object.assign((opts: unknown, cb: unknown) => real(redirect(opts), cb), real, {
+      post: (opts: unknown, cb: unknown) => real.post(redirect(opts), cb),
+      redirected: true
+    })
   }
-  const wrapped = Object.assign((opts: unknown, cb: unknown) => real(redirect(opts), cb), real, {
-    post: (opts: unknown, cb: unknown) => real.post(redirect(opts), cb)
-  })
-  require.cache[requestPath]!.exports = wrapped
   const client = require('paralleldots') as Client
   client.apiKey = KEY
   return client
@@ -95,4 +102,39 @@ t.test('the official Node client gets correct bodies back', async (t) => {
   pd.apiKey = 'wrong'
   const denied = await parse(pd.sentiment!('hello there'))
   t.match(denied, { code: 401, error: 'Unauthorized' })
+})
+
+const WAVE2 = ['abuse', 'target_sentiment', 'custom_classifier', 'word-vectors', 'phrase_extractor', 'nsfw']
+t.test('the official Node client: abuse, target sentiment, custom classifier, phrase extractor, nsfw', { skip: WAVE2.every(hasRealModel) ? false : 'a model of these operations is missing' }, async (t) => {
+  const ops = WAVE2
+  const app = await buildWithRealModels(t, ops)
+  await app.listen({ host: '127.0.0.1', port: 0 })
+  const { port } = app.server.address() as { port: number }
+  const pd = loadClient(`http://127.0.0.1:${port}`)
+  const parse = async (p: Promise<string>) => JSON.parse(await p) as Record<string, any>
+
+  const a = await parse(pd.abuse!('I was not very impressed with the band\'s performance this year'))
+  t.match(a, { sentence_type: /^(Abusive|Non Abusive)$/, confidence_score: Number })
+  t.equal((await parse(pd.abuseBatch!(['you are an idiot', 'nice weather today']))).abuse.length, 2)
+
+  const ts = await parse(pd.target_sentiment!('The pizza was great but the staff were rude.', 'pizza'))
+  t.same(Object.keys(ts.sentiment), ['negative', 'neutral', 'positive'])
+  t.same(ts.offsets, [{ start: 4, end: 9 }])
+
+  // the client's own example: twelve labels, one of them twice
+  const category = ['finance', 'markets', 'economy', 'shares', 'world politics', 'diplomacy', 'UN', 'war', 'india', 'congress', 'india', 'bjp']
+  const cc = await parse(pd.customClassifier!('The central bank raised interest rates and shares fell on the stock market.', category))
+  t.equal(cc.taxonomy.length, 11)
+  t.same(Object.keys(cc.taxonomy[0]), ['category', 'confidence_score'])
+  t.ok(['finance', 'markets', 'economy', 'shares'].includes(cc.taxonomy[0].category), cc.taxonomy[0].category)
+
+  const pe = await parse(pd.phraseExtractor!('For the Yankees, it took a stunning comeback after being down 2-0 to the Indians in the American League Division Series.'))
+  t.ok(pe.keywords.some((k: { keyword: string }) => k.keyword === 'stunning comeback'))
+  t.ok(pe.keywords.every((k: { relevance_score: number }) => Number.isInteger(k.relevance_score)))
+  t.equal((await parse(pd.phraseExtractorBatch!(['the red car', 'a blue boat']))).keywords.length, 2)
+
+  const require = createRequire(import.meta.url)
+  const jpg = join(require.resolve('paralleldots'), '..', 'image-file.jpg')
+  const nsfw = await parse(pd.nsfw!(jpg, 'local'))
+  t.match(nsfw, { output: /safe to open at work$/, prob: Number })
 })

@@ -17,7 +17,7 @@ import { quantiseEmbedding } from './quantise.js'
 
 const op = process.argv[2]
 // the span and pair models have training scripts of their own: training/<op>.ts
-const OWN = ['ner', 'keywords', 'similarity', 'word-vectors', 'sentiment-multilingual', 'emotion-multilingual', 'language_detection']
+const OWN = ['ner', 'keywords', 'similarity', 'word-vectors', 'sentiment-multilingual', 'emotion-multilingual', 'language_detection', 'abuse', 'target_sentiment']
 if (op !== undefined && OWN.includes(op)) {
   await import(`./${op}.ts`)
   process.exit(0)

@@ -6,7 +6,7 @@
 import { Worker } from 'node:worker_threads'
 import { Errors, withHeaders } from '../errors.js'
 import { Respawner } from '../respawn.js'
-import type { FaceResult, ImageJob, ImageReply, ObjectResult, Op } from './types.js'
+import type { ImageJob, ImageReply, ImageResult, Op } from './types.js'
 
 export interface PoolOptions { size: number, maxPixels: number, maxSide: number, objectTop: number, maxQueue: number }
 
@@ -18,7 +18,7 @@ export interface PoolOptions { size: number, maxPixels: number, maxSide: number,
 // NODE_OPTIONS=--max-old-space-size would override it.)
 const HEAP_MB = 160
 
-interface Pending { job: ImageJob, resolve: (r: FaceResult | ObjectResult) => void, reject: (e: Error) => void }
+interface Pending { job: ImageJob, resolve: (r: ImageResult) => void, reject: (e: Error) => void }
 interface Slot { worker: Worker, busy: Pending | null, gone: boolean }
 
 export class ImagePool {
@@ -93,7 +93,7 @@ export class ImagePool {
     if (!this.closed) this.respawner.replace()
   }
 
-  run (op: Op, bytes: Buffer): Promise<FaceResult | ObjectResult> {
+  run (op: Op, bytes: Buffer): Promise<ImageResult> {
     if (this.queue.length >= this.opts.maxQueue) return Promise.reject(withHeaders(new Errors.Overloaded(), { 'retry-after': 1 }))
     return new Promise((resolve, reject) => {
       this.queue.push({ job: { id: this.nextId++, op, bytes: new Uint8Array(bytes) }, resolve, reject })

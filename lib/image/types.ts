@@ -8,11 +8,14 @@ export const COCO_LABELS = ['person', 'bicycle', 'car', 'motorcycle', 'airplane'
   'couch', 'potted plant', 'bed', 'dining table', 'toilet', 'tv', 'laptop', 'mouse', 'remote', 'keyboard', 'cell phone',
   'microwave', 'oven', 'toaster', 'sink', 'refrigerator', 'book', 'clock', 'vase', 'scissors', 'teddy bear', 'hair drier', 'toothbrush']
 
-export type Op = 'facial_emotion' | 'object_recognizer'
+export type Op = 'facial_emotion' | 'object_recognizer' | 'nsfw'
 export interface Box { x: number, y: number, width: number, height: number }
 export interface TagScore { tag: string, score: number }
 export interface FaceResult { facial_emotion: TagScore[], faces: Array<{ box: Box, facial_emotion: TagScore[] }> }
 export interface ObjectResult { output: TagScore[], boxes: Array<{ tag: string, score: number, box: Box }> }
+/** prob: the probability of the answer given; classes: nsfwjs's five class probabilities */
+export interface NsfwResult { output: 'safe to open at work' | 'not safe to open at work', prob: number, classes: Array<{ className: string, probability: number }> }
+export type ImageResult = FaceResult | ObjectResult | NsfwResult
 export interface ImageJob { id: number, op: Op, bytes: Uint8Array }
 /** `tensors`: live tensors in the worker after the job (a leak shows as growth) */
-export type ImageReply = ({ id: number, result: FaceResult | ObjectResult } | { id: number, error: { kind: 'unsupported' | 'too-large' | 'internal', message: string } }) & { tensors: number }
+export type ImageReply = ({ id: number, result: ImageResult } | { id: number, error: { kind: 'unsupported' | 'too-large' | 'internal', message: string } }) & { tensors: number }

@@ -8,7 +8,9 @@ import { dirname, join } from 'node:path'
 import { getTf } from '../tf.js'
 import { fileIO } from '../tf-io.js'
 import { decodeImage, ImageError } from './decode.js'
-import { COCO_LABELS, EMOTIONS, type FaceResult, type ImageJob, type ImageReply, type ObjectResult } from './types.js'
+import { COCO_LABELS, EMOTIONS, type ImageJob, type ImageReply, type ImageResult } from './types.js'
+import { classifyNsfw } from './nsfw.js'
+import { expressionOf, HUMAN_WEIGHT, loadExpressionNet } from './expression.js'
 
 const require = createRequire(import.meta.url)
 const { maxPixels, maxSide, objectTop } = workerData as { maxPixels: number, maxSide: number, objectTop: number }
@@ -32,11 +34,14 @@ const human = new Human({
   object: { enabled: true, modelPath: 'centernet.json', minConfidence: 0.15, maxDetected: 50 }
 })
 await human.load()
+await loadExpressionNet()
 
 const title = (s: string) => s.charAt(0).toUpperCase() + s.slice(1)
 
-async function analyse (job: ImageJob): Promise<FaceResult | ObjectResult> {
+async function analyse (job: ImageJob): Promise<ImageResult> {
   const img = await decodeImage(Buffer.from(job.bytes), maxPixels, maxSide)
+  // nsfw: nsfwjs's MobileNetV2 on the project's TF.js, loaded on this worker's first nsfw job
+  if (job.op === 'nsfw') return classifyNsfw(tf, img)
   const sx = img.originalWidth / img.width
   const sy = img.originalHeight / img.height
   // one tensor, disposed below (an expandDims here once leaked the 3-d original: ~10 MB per image)
@@ -53,13 +58,15 @@ async function analyse (job: ImageJob): Promise<FaceResult | ObjectResult> {
       return { x, y, width: Math.max(0, x2 - x), height: Math.max(0, y2 - y) }
     }
     if (faces) {
-      const found = (res.face as Array<{ box: number[], emotion?: Array<{ score: number, emotion: string }> }>).map((f) => {
+      const found = await Promise.all((res.face as Array<{ box: number[], emotion?: Array<{ score: number, emotion: string }> }>).map(async (f) => {
         const scores = new Map(EMOTIONS.map((e) => [e, 0]))
         for (const e of f.emotion ?? []) scores.set(title(e.emotion) as typeof EMOTIONS[number], e.score)
         const total = [...scores.values()].reduce((a, b) => a + b, 0) || 1
-        const list = [...scores].map(([tag, score]) => ({ tag, score: score / total })).sort((a, b) => b.score - a.score)
+        // averaged with face-api's expression net on the same face (lib/image/expression.ts)
+        const other = await expressionOf(tf, img.data, img.width, img.height, f.box)
+        const list = [...scores].map(([tag, score], i) => ({ tag, score: HUMAN_WEIGHT * score / total + (1 - HUMAN_WEIGHT) * (other[i] as number) })).sort((a, b) => b.score - a.score)
         return { box: box(f.box), facial_emotion: list }
-      }).sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height)
+      })).then((fs) => fs.sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height))
       return { facial_emotion: found[0]?.facial_emotion ?? [], faces: found }
     }
     const seen = new Set<string>()

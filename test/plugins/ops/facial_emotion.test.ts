@@ -17,7 +17,7 @@ t.test('without its model: 503 naming it at /v4 and /v3, not a made-up answer', 
   }
 })
 
-t.test('with the model', { skip: hasRealModel('facial_emotion') ? false : 'model-store/facial_emotion missing' }, async (t) => {
+t.test('with the model', { timeout: 300_000, skip: hasRealModel('facial_emotion') ? false : 'model-store/facial_emotion missing' }, async (t) => {
   const app = await buildWithRealModels(t, ['facial_emotion'], { env: { IMAGE_MAX_PIXELS: '20000000' } })
   const send = (file: Buffer, part: { filename?: string, type?: string } = { filename: 'file' }, url = '/v4/facial_emotion') =>
     app.inject({ method: 'POST', url, ...multipart([{ name: 'api_key', value: KEY }, { name: 'file', value: file, ...part }]) })

@@ -45,7 +45,8 @@ t.test('OpenAPI document from the route schemas, and the docs page', async (t) =
   t.equal(res.statusCode, 200)
   const doc = res.json() as { openapi: string, paths: Record<string, Record<string, { requestBody?: unknown, responses: Record<string, unknown> }>> }
   t.match(doc.openapi, /^3\./)
-  for (const p of ['/v4/sentiment', '/v4/sentiment_batch', '/v4/similarity', '/v4/new/intent', '/v4/new/intent_batch', '/v4/facial_emotion', '/v3/object_recognizer', '/usage']) {
+  for (const p of ['/v4/sentiment', '/v4/sentiment_batch', '/v4/similarity', '/v4/new/intent', '/v4/new/intent_batch', '/v4/facial_emotion', '/v3/object_recognizer', '/usage',
+    '/v4/abuse', '/v4/abuse_batch', '/v4/target/sentiment', '/v4/target/sentiment_batch', '/v4/target_sentiment', '/v4/target_sentiment_batch', '/v4/custom_classifier', '/v4/phrase_extractor', '/v4/phrase_extractor_batch', '/v4/nsfw', '/v3/nsfw']) {
     t.ok(doc.paths[p]?.post, `${p} documented`)
   }
   t.ok(doc.paths['/v4/sentiment']?.post?.responses['429'], 'error responses documented')

@@ -1,0 +1,20 @@
+import type { FastifyInstance } from 'fastify'
+import { textOperation } from '../../lib/routes.js'
+import type { LoadedModel } from '../../lib/models.js'
+import { PhraseExtractorBatchReply, PhraseExtractorReply } from '../../schemas/ops/phrase_extractor.js'
+
+type Phrase = { keyword: string, relevance_score: number }
+
+export default async function phraseExtractor (fastify: FastifyInstance) {
+  textOperation<Phrase[]>(fastify, {
+    op: 'phrase_extractor',
+    model: 'phrase_extractor',
+    summary: 'Phrase extractor: the noun phrases of a text with integer relevance scores (occurrences), most relevant first',
+    batch: true,
+    reply: PhraseExtractorReply,
+    batchReply: PhraseExtractorBatchReply,
+    run: async (texts, _body, model) => (model as LoadedModel<string, Phrase[]>).predict(texts),
+    single: (k) => ({ keywords: k }),
+    many: (rs) => ({ keywords: rs })
+  })
+}
