@@ -32,7 +32,7 @@ export interface SuperviseOptions {
 }
 
 /**
- * In the primary: forks the processes and supervises them. Resolves when every process has exited
+ * In the primary: forks the processes, each once the one before listens, and supervises them. Resolves when every process has exited
  * after a signal. A process that dies otherwise is replaced, after a second if it had run for less
  * than ten (a crash at start-up is not retried in a tight loop).
  */
@@ -58,7 +58,12 @@ export async function supervise (opts: SuperviseOptions): Promise<void> {
         for (const w of started.keys()) w.process.kill(signal)
       })
     }
-    for (let i = 0; i < opts.processes; i++) fork()
+    // one after the other: each loads its models with the machine to itself (started together on a
+    // busy 2-core host, two processes overran the 10 s plugin time-out loading theirs)
+    let left = opts.processes
+    const next = () => { if (left-- > 0 && !stopping) fork() }
+    cluster.on('listening', next)
+    next()
   })
 }
 

@@ -3,7 +3,13 @@
 // round trip). The client fails fast when Redis is gone: no offline queue, one retry, short
 // timeouts, so a request gets a 503 within a second instead of hanging (with ioredis defaults it
 // hangs 73-107 s).
-import { Redis, type RedisOptions } from 'ioredis'
+// Every key a script touches carries the key id as its hash tag ({id}), and the key records share
+// the tag {keys}: each script and transaction stays in one slot of a Redis Cluster. With replicas
+// (Sentinel, Cluster) a charge is answered only once a replica has it (WAIT), so a failover cannot
+// lose a count that was answered; REDIS_URL forms are in redis-url.ts.
+import { Cluster, Redis, type ChainableCommander, type RedisOptions } from 'ioredis'
+import { clusterOptions, parseRedisUrl } from './redis-url.js'
+import { migrateLegacyKeys } from './redis-migrate.js'
 import { counter, periods, type ChargeResult, type DayUsage, type KeyRecord, type Limits, type MeterResult, type QuotaKind, type RateCount, type RateWindow, type Store } from './types.js'
 
 // A rate window: fixed, started by its first request. One found without an expiry would never
@@ -86,9 +92,9 @@ return 1
 `
 
 type HitFn = (key: string, windowMs: number) => Promise<[number, number]>
-type MeterFn = (rate: string, d: string, m: string, h: string, marker: string, windowMs: number, max: number, units: number, dl: number, ml: number, dttl: number, mttl: number, op: string) => Promise<[number, number, number, number, number, number]>
-type UndoFn = (marker: string) => Promise<number>
-type RefundFn = (d: string, m: string, h: string, units: number, op: string) => Promise<number>
+type MeterFn = (rate: string, d: string, m: string, h: string, marker: string, windowMs: number, max: number, units: number, dl: number, ml: number, dttl: number, mttl: number, op: string) => ChainableCommander
+type UndoFn = (marker: string) => ChainableCommander
+type RefundFn = (d: string, m: string, h: string, units: number, op: string) => ChainableCommander
 
 export function redisOptions (timeoutMs: number): RedisOptions {
   return {
@@ -104,11 +110,24 @@ export function redisOptions (timeoutMs: number): RedisOptions {
 
 export class RedisStore implements Store {
   readonly kind = 'redis' as const
-  readonly client: Redis
+  readonly client: Redis | Cluster
+  readonly mode: 'single' | 'sentinel' | 'cluster'
+  /** replicas that must acknowledge a charge before it is answered */
+  private readonly wait: number
+  private readonly timeoutMs: number
   private readonly prefix: string
+  // the key id of each charge made lately, by token: an undo names only the token
+  private readonly tokens = new Map<string, { id: string, at: number }>()
 
   constructor (url: string, opts: { timeoutMs: number, prefix?: string }) {
-    this.client = new Redis(url, redisOptions(opts.timeoutMs))
+    const target = parseRedisUrl(url)
+    const base = redisOptions(opts.timeoutMs)
+    this.mode = target.mode
+    this.wait = target.wait
+    this.timeoutMs = opts.timeoutMs
+    if (target.mode === 'single') this.client = new Redis(target.url, base)
+    else if (target.mode === 'sentinel') this.client = new Redis({ ...base, ...target.options, sentinels: target.sentinels, name: target.name, sentinelRetryStrategy: (times: number) => Math.min(times * 100, 1000) })
+    else this.client = new Cluster(target.nodes, clusterOptions({ ...base, ...target.options, lazyConnect: false }))
     this.prefix = opts.prefix ?? 'otia:'
     // defineCommand: EVALSHA, and EVAL only when Redis does not have the script yet
     this.client.defineCommand('otiaHit', { numberOfKeys: 1, lua: HIT })
@@ -121,37 +140,65 @@ export class RedisStore implements Store {
 
   /** Connects, waiting at most `ms`; resolves false if Redis did not answer in time. */
   async connect (ms: number): Promise<boolean> {
-    const ok = this.client.connect().then(() => true, () => false)
+    const ok = this.client.connect().then(async () => {
+      // keys named before hash tags, moved once (one server only: no cluster ran that version)
+      if (this.mode !== 'cluster') await migrateLegacyKeys(this.client as Redis, this.prefix)
+      return true
+    }, () => false)
     const timer = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms).unref())
     return Promise.race([ok, timer])
   }
 
-  private k (...parts: string[]): string { return this.prefix + parts.join(':') }
+  /** a key in the slot of `tag` */
+  private t (tag: string, ...parts: string[]): string { return `${this.prefix}{${tag}}:${parts.join(':')}` }
+  /** a rate window: a key's window (k:<id>) shares the slot of that key's quota counters */
+  private rl (key: string): string { return this.t(key.startsWith('k:') ? key.slice(2) : key, 'rl', key) }
+
+  /**
+   * Sends `first` and, when the URL asks for replicas, WAIT in the same round trip (a pipeline goes
+   * to one node, the one of `first`'s slot). Resolves `first`'s reply, and how many replicas had it.
+   */
+  private async withWait<T> (first: (p: ChainableCommander) => ChainableCommander): Promise<{ reply: T, acked: number }> {
+    if (this.wait === 0) {
+      const res = await first(this.client.pipeline()).exec()
+      const [err, reply] = res?.[0] ?? [new Error('no reply'), null]
+      if (err !== null) throw err
+      return { reply: reply as T, acked: 0 }
+    }
+    const res = await first(this.client.pipeline()).call('WAIT', this.wait, this.timeoutMs).exec()
+    if (res === null || res.length < 2) throw new Error('no reply')
+    for (const [err] of res) if (err !== null) throw err
+    return { reply: res[0]![1] as T, acked: Number(res[1]![1]) }
+  }
+
+  private checkReplicated (acked: number): void {
+    if (acked < this.wait) throw new Error(`the write reached ${acked} of ${this.wait} replicas in ${this.timeoutMs} ms`)
+  }
 
   async getKeyByHash (hash: string): Promise<KeyRecord | null> {
-    const v = await this.client.get(this.k('key', hash))
+    const v = await this.client.get(this.t('keys', 'key', hash))
     return v === null ? null : JSON.parse(v) as KeyRecord
   }
 
   async putKey (record: KeyRecord): Promise<void> {
     await this.client.multi()
-      .set(this.k('key', record.hash), JSON.stringify(record))
-      .hset(this.k('keys'), record.id, record.hash)
+      .set(this.t('keys', 'key', record.hash), JSON.stringify(record))
+      .hset(this.t('keys', 'keys'), record.id, record.hash)
       .exec()
   }
 
   async listKeys (): Promise<KeyRecord[]> {
-    const hashes = Object.values(await this.client.hgetall(this.k('keys')))
+    const hashes = Object.values(await this.client.hgetall(this.t('keys', 'keys')))
     if (hashes.length === 0) return []
-    const values = await this.client.mget(hashes.map((h) => this.k('key', h)))
+    const values = await this.client.mget(hashes.map((h) => this.t('keys', 'key', h)))
     return values.filter((v): v is string => v !== null).map((v) => JSON.parse(v) as KeyRecord)
   }
 
   async deleteKey (idOrHash: string): Promise<KeyRecord | null> {
-    const hash = (await this.client.hget(this.k('keys'), idOrHash)) ?? idOrHash
+    const hash = (await this.client.hget(this.t('keys', 'keys'), idOrHash)) ?? idOrHash
     const rec = await this.getKeyByHash(hash)
     if (rec === null) return null
-    await this.client.multi().del(this.k('key', rec.hash)).hdel(this.k('keys'), rec.id).exec()
+    await this.client.multi().del(this.t('keys', 'key', rec.hash)).hdel(this.t('keys', 'keys'), rec.id).exec()
     return rec
   }
 
@@ -159,28 +206,32 @@ export class RedisStore implements Store {
     const p = periods(now)
     return {
       p,
-      d: this.k('q', id, kind, 'd', p.day),
-      m: this.k('q', id, kind, 'm', p.month),
-      h: this.k('h', id, p.day)
+      d: this.t(id, 'q', kind, 'd', p.day),
+      m: this.t(id, 'q', kind, 'm', p.month),
+      h: this.t(id, 'h', p.day)
     }
   }
 
   async hit (key: string, windowMs: number): Promise<RateCount> {
     const hit = (this.client as unknown as { otiaHit: HitFn }).otiaHit
-    const [current, ttl] = await hit.call(this.client, this.k('rl', key), windowMs)
+    const [current, ttl] = await hit.call(this.client, this.rl(key), windowMs)
     return { current, ttl }
   }
 
   async meter (rate: RateWindow | null, id: string, kind: QuotaKind, units: number, limits: Limits, now: Date, op: string, token?: string): Promise<MeterResult> {
     const { p, d, m, h } = this.keysFor(id, kind, now)
-    const marker = this.k('charge', token ?? `${process.pid}-${Date.now()}-${Math.random()}`)
+    const marker = this.t(id, 'charge', token ?? `${process.pid}-${Date.now()}-${Math.random()}`)
+    if (token !== undefined) this.remember(token, id)
     // counters outlive their period by a day, so a clock a little off never resurrects one
     const dttl = Math.ceil((p.dayReset.getTime() - now.getTime()) / 1000) + 86_400
     const mttl = Math.ceil((p.monthReset.getTime() - now.getTime()) / 1000) + 86_400
-    const meter = (this.client as unknown as { otiaMeter: MeterFn }).otiaMeter
-    const [ok, du, mu, why, rc, rttl] = await meter.call(this.client, this.k('rl', rate?.key ?? ''), d, m, h, marker,
-      rate?.windowMs ?? -1, rate?.max ?? 0, units, limits.daily ?? -1, limits.monthly ?? -1, dttl, mttl, op)
+    const { reply, acked } = await this.withWait<[number, number, number, number, number, number]>((p) => (p as unknown as { otiaMeter: MeterFn }).otiaMeter(
+      rate === null ? this.t(id, 'rl', '-') : this.rl(rate.key), d, m, h, marker,
+      rate?.windowMs ?? -1, rate?.max ?? 0, units, limits.daily ?? -1, limits.monthly ?? -1, dttl, mttl, op))
+    const [ok, du, mu, why, rc, rttl] = reply
     if (why === 3) throw new Error('charge cancelled by an earlier undo')
+    // charged but perhaps on the primary alone: the caller undoes it once the store answers
+    if (why === 0) this.checkReplicated(acked)
     const counted = rate === null ? null : { current: rc, ttl: rttl }
     if (why === 4) return { rate: counted, limited: true, charge: null }
     return {
@@ -201,14 +252,27 @@ export class RedisStore implements Store {
 
   /** Undoes the charge made under `token`, if it happened and was not undone yet. */
   async undo (token: string): Promise<boolean> {
-    const undo = (this.client as unknown as { otiaUndo: UndoFn }).otiaUndo
-    return (await undo.call(this.client, this.k('charge', token))) === 1
+    const made = this.tokens.get(token)
+    // not charged by this process lately: nothing of it to undo here
+    if (made === undefined) return false
+    const { reply, acked } = await this.withWait<number>((p) => (p as unknown as { otiaUndo: UndoFn }).otiaUndo(this.t(made.id, 'charge', token)))
+    this.checkReplicated(acked)
+    const done = reply === 1
+    this.tokens.delete(token)
+    return done
+  }
+
+  /** Notes that a charge under `token` is being sent for key `id` (meter does); kept 120 s, as the markers. */
+  remember (token: string, id: string): void {
+    const now = Date.now()
+    if (this.tokens.size >= 10_000) for (const [k, v] of this.tokens) if (now - v.at > 120_000) this.tokens.delete(k)
+    this.tokens.set(token, { id, at: now })
   }
 
   async refund (id: string, kind: QuotaKind, units: number, now: Date, op: string): Promise<void> {
     const { d, m, h } = this.keysFor(id, kind, now)
-    const refund = (this.client as unknown as { otiaRefund: RefundFn }).otiaRefund
-    await refund.call(this.client, d, m, h, units, op)
+    const { acked } = await this.withWait<number>((p) => (p as unknown as { otiaRefund: RefundFn }).otiaRefund(d, m, h, units, op))
+    this.checkReplicated(acked)
   }
 
   async usage (id: string, kind: QuotaKind, limits: Limits, now: Date) {
@@ -226,7 +290,7 @@ export class RedisStore implements Store {
     for (let i = days - 1; i >= 0; i--) {
       const day = new Date(now.getTime() - i * 86_400_000).toISOString().slice(0, 10)
       dayNames.push(day)
-      pipe.hgetall(this.k('h', id, day))
+      pipe.hgetall(this.t(id, 'h', day))
     }
     const res = await pipe.exec()
     const out: DayUsage[] = []
