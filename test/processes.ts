@@ -15,7 +15,8 @@ export async function startService (t: Test, env: Record<string, string>, opts: 
   const proc = spawn(process.execPath, ['--import', 'tsx', opts.script ?? 'test/fixtures/server.ts'], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), API_KEYS: KEY, MODEL_STORE: FIXTURES, LOG_LEVEL: 'error', MAX_EVENT_LOOP_DELAY_MS: '0', ...env },
-    stdio: ['ignore', 'ignore', 'inherit']
+    // the service's log (stdout) shown when a test asks for more than errors
+    stdio: ['ignore', env.LOG_LEVEL !== undefined && env.LOG_LEVEL !== 'error' ? 'inherit' : 'ignore', 'inherit']
   })
   t.teardown(() => { killHard(proc) })
   const url = `http://127.0.0.1:${port}`

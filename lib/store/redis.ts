@@ -4,92 +4,14 @@
 // timeouts, so a request gets a 503 within a second instead of hanging (with ioredis defaults it
 // hangs 73-107 s).
 // Every key a script touches carries the key id as its hash tag ({id}), and the key records share
-// the tag {keys}: each script and transaction stays in one slot of a Redis Cluster. With replicas
-// (Sentinel, Cluster) a charge is answered only once a replica has it (WAIT), so a failover cannot
-// lose a count that was answered; REDIS_URL forms are in redis-url.ts.
+// the tag {keys}: each script and transaction stays in one slot of a Redis Cluster. With `wait=N`
+// in REDIS_URL a charge is answered only once N replicas have it (WAIT); REDIS_URL forms and the
+// caveats are in redis-url.ts.
 import { Cluster, Redis, type ChainableCommander, type RedisOptions } from 'ioredis'
 import { clusterOptions, parseRedisUrl } from './redis-url.js'
 import { migrateLegacyKeys } from './redis-migrate.js'
+import { HIT, METER, REFUND, UNDO } from './redis-scripts.js'
 import { counter, periods, type ChargeResult, type DayUsage, type KeyRecord, type Limits, type MeterResult, type QuotaKind, type RateCount, type RateWindow, type Store } from './types.js'
-
-// A rate window: fixed, started by its first request. One found without an expiry would never
-// end, so it is given one.
-const RATE = `
-local function count (key, ms)
-  local c = redis.call('INCR', key)
-  local ttl = -1
-  if c > 1 then ttl = redis.call('PTTL', key) end
-  if ttl < 0 then
-    redis.call('PEXPIRE', key, ms)
-    ttl = ms
-  end
-  return c, ttl
-end
-`
-
-const HIT = RATE + `
-local c, ttl = count(KEYS[1], tonumber(ARGV[1]))
-return {c, ttl}
-`
-
-// The whole cost of a metered request: its rate count, then (unless that is over the rate) the
-// quota check and charge. Returns {charged, daily used, monthly used, why, rate count, rate ttl ms};
-// why: 0 charged, 1 refused by the daily quota, 2 by the monthly one, 3 cancelled by an undo,
-// 4 over the rate (nothing charged).
-const METER = RATE + `
--- an undo got here first (this charge was re-sent after a reconnect): do nothing
-if redis.call('EXISTS', KEYS[5]) == 1 then return {0, 0, 0, 3, 0, 0} end
-local rc, rttl = 0, 0
-local window = tonumber(ARGV[1])
-if window >= 0 then
-  rc, rttl = count(KEYS[1], window)
-  if rc > tonumber(ARGV[2]) then return {0, 0, 0, 4, rc, rttl} end
-end
-local units = tonumber(ARGV[3])
-local dl = tonumber(ARGV[4])
-local ml = tonumber(ARGV[5])
-local d = tonumber(redis.call('GET', KEYS[2]) or '0')
-local m = tonumber(redis.call('GET', KEYS[3]) or '0')
-if dl >= 0 and d + units > dl then return {0, d, m, 1, rc, rttl} end
-if ml >= 0 and m + units > ml then return {0, d, m, 2, rc, rttl} end
-d = redis.call('INCRBY', KEYS[2], units)
-m = redis.call('INCRBY', KEYS[3], units)
-redis.call('EXPIRE', KEYS[2], ARGV[6])
-redis.call('EXPIRE', KEYS[3], ARGV[7])
-redis.call('HINCRBY', KEYS[4], ARGV[8], units)
-redis.call('EXPIRE', KEYS[4], 2764800)
--- a marker naming what was charged, so a charge whose reply was lost can be undone exactly once
-redis.call('SET', KEYS[5], KEYS[2] .. '|' .. KEYS[3] .. '|' .. KEYS[4] .. '|' .. ARGV[8] .. '|' .. units, 'EX', 120)
-return {1, d, m, 0, rc, rttl}
-`
-
-const UNDO = `
-local v = redis.call('GET', KEYS[1])
--- leave a tombstone either way, so that a late copy of the charge is refused
-redis.call('SET', KEYS[1], 'undone', 'EX', 120)
-if (not v) or v == 'undone' then return 0 end
-local parts = {}
-for p in string.gmatch(v, '[^|]+') do table.insert(parts, p) end
-local units = tonumber(parts[5])
-for i = 1, 2 do
-  local c = redis.call('DECRBY', parts[i], units)
-  if c < 0 then redis.call('SET', parts[i], 0, 'KEEPTTL') end
-end
-local h = redis.call('HINCRBY', parts[3], parts[4], -units)
-if h <= 0 then redis.call('HDEL', parts[3], parts[4]) end
-return 1
-`
-
-const REFUND = `
-local units = tonumber(ARGV[1])
-for i = 1, 2 do
-  local v = redis.call('DECRBY', KEYS[i], units)
-  if v < 0 then redis.call('SET', KEYS[i], 0, 'KEEPTTL') end
-end
-local h = redis.call('HINCRBY', KEYS[3], ARGV[2], -units)
-if h <= 0 then redis.call('HDEL', KEYS[3], ARGV[2]) end
-return 1
-`
 
 type HitFn = (key: string, windowMs: number) => Promise<[number, number]>
 type MeterFn = (rate: string, d: string, m: string, h: string, marker: string, windowMs: number, max: number, units: number, dl: number, ml: number, dttl: number, mttl: number, op: string) => ChainableCommander
@@ -118,6 +40,15 @@ export class RedisStore implements Store {
   private readonly prefix: string
   // the key id of each charge made lately, by token: an undo names only the token
   private readonly tokens = new Map<string, { id: string, at: number }>()
+  // replicas connected to the primary (under a Cluster: the fewest any master has), polled each
+  // second: WAIT asks for no more than there are. A primary left without replicas (its replica
+  // promoted away or down) cannot lose a write to a failover, and waiting for one would stop
+  // every charge until one comes back.
+  private replicas: number
+  private poller: NodeJS.Timeout | null = null
+  // the replicas are counted on a connection of their own: on the main one, ROLE would wait behind
+  // the WAITs in flight
+  private watcher: Redis | Cluster | null = null
 
   constructor (url: string, opts: { timeoutMs: number, prefix?: string }) {
     const target = parseRedisUrl(url)
@@ -125,6 +56,7 @@ export class RedisStore implements Store {
     this.mode = target.mode
     this.wait = target.wait
     this.timeoutMs = opts.timeoutMs
+    this.replicas = this.wait
     if (target.mode === 'single') this.client = new Redis(target.url, base)
     else if (target.mode === 'sentinel') this.client = new Redis({ ...base, ...target.options, sentinels: target.sentinels, name: target.name, sentinelRetryStrategy: (times: number) => Math.min(times * 100, 1000) })
     else this.client = new Cluster(target.nodes, clusterOptions({ ...base, ...target.options, lazyConnect: false }))
@@ -143,6 +75,13 @@ export class RedisStore implements Store {
     const ok = this.client.connect().then(async () => {
       // keys named before hash tags, moved once (one server only: no cluster ran that version)
       if (this.mode !== 'cluster') await migrateLegacyKeys(this.client as Redis, this.prefix)
+      if (this.wait > 0) {
+        this.watcher = this.client.duplicate()
+        this.watcher.on('error', () => {})
+        await this.watcher.connect().catch(() => {})
+        await this.pollReplicas()
+        this.poller ??= setInterval(() => { void this.pollReplicas() }, 1000).unref()
+      }
       return true
     }, () => false)
     const timer = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms).unref())
@@ -154,25 +93,41 @@ export class RedisStore implements Store {
   /** a rate window: a key's window (k:<id>) shares the slot of that key's quota counters */
   private rl (key: string): string { return this.t(key.startsWith('k:') ? key.slice(2) : key, 'rl', key) }
 
+  private async pollReplicas (): Promise<void> {
+    try {
+      const w = this.watcher
+      if (w === null) return
+      const clients = w instanceof Cluster ? w.nodes('master') : [w]
+      let fewest = Infinity
+      for (const c of clients) {
+        const role = await c.call('ROLE') as [string, number, unknown[]]
+        if (role[0] === 'master') fewest = Math.min(fewest, role[2].length)
+      }
+      if (fewest !== Infinity) this.replicas = fewest
+    } catch { /* unreachable: keep the last count */ }
+  }
+
   /**
    * Sends `first` and, when the URL asks for replicas, WAIT in the same round trip (a pipeline goes
    * to one node, the one of `first`'s slot). Resolves `first`'s reply, and how many replicas had it.
    */
-  private async withWait<T> (first: (p: ChainableCommander) => ChainableCommander): Promise<{ reply: T, acked: number }> {
-    if (this.wait === 0) {
+  private async withWait<T> (first: (p: ChainableCommander) => ChainableCommander): Promise<{ reply: T, acked: number, wanted: number }> {
+    const wait = Math.min(this.wait, this.replicas)
+    if (wait === 0) {
       const res = await first(this.client.pipeline()).exec()
       const [err, reply] = res?.[0] ?? [new Error('no reply'), null]
       if (err !== null) throw err
-      return { reply: reply as T, acked: 0 }
+      return { reply: reply as T, acked: 0, wanted: 0 }
     }
-    const res = await first(this.client.pipeline()).call('WAIT', this.wait, this.timeoutMs).exec()
+    // WAIT gives up at half the command time-out, so that its answer (too few replicas) arrives
+    const res = await first(this.client.pipeline()).call('WAIT', wait, Math.max(1, Math.floor(this.timeoutMs / 2))).exec()
     if (res === null || res.length < 2) throw new Error('no reply')
     for (const [err] of res) if (err !== null) throw err
-    return { reply: res[0]![1] as T, acked: Number(res[1]![1]) }
+    return { reply: res[0]![1] as T, acked: Number(res[1]![1]), wanted: wait }
   }
 
-  private checkReplicated (acked: number): void {
-    if (acked < this.wait) throw new Error(`the write reached ${acked} of ${this.wait} replicas in ${this.timeoutMs} ms`)
+  private checkReplicated ({ acked, wanted }: { acked: number, wanted: number }): void {
+    if (acked < wanted) throw new Error(`the write reached ${acked} of ${wanted} replicas in ${this.timeoutMs} ms`)
   }
 
   async getKeyByHash (hash: string): Promise<KeyRecord | null> {
@@ -225,13 +180,13 @@ export class RedisStore implements Store {
     // counters outlive their period by a day, so a clock a little off never resurrects one
     const dttl = Math.ceil((p.dayReset.getTime() - now.getTime()) / 1000) + 86_400
     const mttl = Math.ceil((p.monthReset.getTime() - now.getTime()) / 1000) + 86_400
-    const { reply, acked } = await this.withWait<[number, number, number, number, number, number]>((p) => (p as unknown as { otiaMeter: MeterFn }).otiaMeter(
+    const sent = await this.withWait<[number, number, number, number, number, number]>((p) => (p as unknown as { otiaMeter: MeterFn }).otiaMeter(
       rate === null ? this.t(id, 'rl', '-') : this.rl(rate.key), d, m, h, marker,
       rate?.windowMs ?? -1, rate?.max ?? 0, units, limits.daily ?? -1, limits.monthly ?? -1, dttl, mttl, op))
-    const [ok, du, mu, why, rc, rttl] = reply
+    const [ok, du, mu, why, rc, rttl] = sent.reply
     if (why === 3) throw new Error('charge cancelled by an earlier undo')
     // charged but perhaps on the primary alone: the caller undoes it once the store answers
-    if (why === 0) this.checkReplicated(acked)
+    if (why === 0) this.checkReplicated(sent)
     const counted = rate === null ? null : { current: rc, ttl: rttl }
     if (why === 4) return { rate: counted, limited: true, charge: null }
     return {
@@ -255,9 +210,9 @@ export class RedisStore implements Store {
     const made = this.tokens.get(token)
     // not charged by this process lately: nothing of it to undo here
     if (made === undefined) return false
-    const { reply, acked } = await this.withWait<number>((p) => (p as unknown as { otiaUndo: UndoFn }).otiaUndo(this.t(made.id, 'charge', token)))
-    this.checkReplicated(acked)
-    const done = reply === 1
+    const sent = await this.withWait<number>((p) => (p as unknown as { otiaUndo: UndoFn }).otiaUndo(this.t(made.id, 'charge', token)))
+    this.checkReplicated(sent)
+    const done = sent.reply === 1
     this.tokens.delete(token)
     return done
   }
@@ -271,8 +226,7 @@ export class RedisStore implements Store {
 
   async refund (id: string, kind: QuotaKind, units: number, now: Date, op: string): Promise<void> {
     const { d, m, h } = this.keysFor(id, kind, now)
-    const { acked } = await this.withWait<number>((p) => (p as unknown as { otiaRefund: RefundFn }).otiaRefund(d, m, h, units, op))
-    this.checkReplicated(acked)
+    this.checkReplicated(await this.withWait<number>((p) => (p as unknown as { otiaRefund: RefundFn }).otiaRefund(d, m, h, units, op)))
   }
 
   async usage (id: string, kind: QuotaKind, limits: Limits, now: Date) {
@@ -308,6 +262,9 @@ export class RedisStore implements Store {
   }
 
   async close (): Promise<void> {
+    if (this.poller !== null) clearInterval(this.poller)
+    this.poller = null
+    this.watcher?.disconnect()
     this.client.disconnect()
   }
 }
