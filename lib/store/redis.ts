@@ -113,12 +113,8 @@ export class RedisStore implements Store {
    */
   private async withWait<T> (first: (p: ChainableCommander) => ChainableCommander): Promise<{ reply: T, acked: number, wanted: number }> {
     const wait = Math.min(this.wait, this.replicas)
-    if (wait === 0) {
-      const res = await first(this.client.pipeline()).exec()
-      const [err, reply] = res?.[0] ?? [new Error('no reply'), null]
-      if (err !== null) throw err
-      return { reply: reply as T, acked: 0, wanted: 0 }
-    }
+    // no replicas to wait for: the command alone (on the client it returns its reply)
+    if (wait === 0) return { reply: await (first(this.client as unknown as ChainableCommander) as unknown as Promise<T>), acked: 0, wanted: 0 }
     // WAIT gives up at half the command time-out, so that its answer (too few replicas) arrives
     const res = await first(this.client.pipeline()).call('WAIT', wait, Math.max(1, Math.floor(this.timeoutMs / 2))).exec()
     if (res === null || res.length < 2) throw new Error('no reply')
