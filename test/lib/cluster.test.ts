@@ -52,6 +52,10 @@ t.test('two HTTP processes on one SQLite store', async (t) => {
   const [victim] = children(pid) as [number]
   process.kill(victim, 'SIGKILL')
   await waitFor('a replacement process', () => { const c = children(pid); return c.length === 2 && !c.includes(victim) })
+  // the processes start one after the other: until the second listens, the first alone answers,
+  // and when that is the one killed, connections are refused until its replacement listens
+  const deadline = Date.now() + 90_000
+  while (Date.now() < deadline && !await fetch(`${svc.url}/health/live`).then((r) => r.ok, () => false)) await new Promise((resolve) => setTimeout(resolve, 200))
   let ok = 0
   for (let i = 0; i < 20; i++) if ((await fetch(`${svc.url}/health/live`)).ok) ok++
   t.equal(ok, 20, 'still answering after one process was killed')
