@@ -1,8 +1,13 @@
-// Builds the service with the shared options, listens on HOST:PORT and closes gracefully.
+// Builds the service with the shared options, listens on HOST:PORT and closes gracefully. With
+// WEB_CONCURRENCY above 1 this process supervises that many HTTP processes sharing the port.
 import Fastify from 'fastify'
 import app from './app.js'
 import { serverOptions } from './options.js'
 import { loadConfig } from './lib/config.js'
+import { concurrency, isPrimary, supervise, type Concurrency } from './lib/cluster.js'
+import { newKey } from './lib/keys.js'
+import { RedisStore } from './lib/store/redis.js'
+import { openStore } from './plugins/core/store.js'
 
 export async function build (config = loadConfig()) {
   const fastify = Fastify(serverOptions(config))
@@ -10,14 +15,41 @@ export async function build (config = loadConfig()) {
   return fastify
 }
 
-async function main () {
-  let config
+// One development key for every process (each would otherwise make its own, valid only there).
+async function sharedDevKey (config: ReturnType<typeof loadConfig>): Promise<Record<string, string>> {
+  if (config.apiKeys.length > 0) return {}
+  const store = openStore(config)
+  let stored = 0
+  try {
+    if (store instanceof RedisStore) await store.connect(3000)
+    stored = (await store.listKeys()).length
+  } catch { /* store down: still give a dev key */ }
+  await store.close()
+  if (stored > 0) return {}
+  const dev = newKey()
+  process.stderr.write(`\nNo API_KEYS configured and no keys in the store: development key for this run:\n${dev}\n\n`)
+  return { API_KEYS: dev }
+}
+
+async function primary (config: ReturnType<typeof loadConfig>, c: Concurrency): Promise<void> {
+  const env: Record<string, string> = { ...await sharedDevKey(config) }
+  if ((process.env.TEXT_WORKERS ?? '') === '') env.TEXT_WORKERS = String(c.textWorkers)
+  process.stderr.write(`starting ${c.processes} HTTP processes (WEB_CONCURRENCY), ${env.TEXT_WORKERS ?? process.env.TEXT_WORKERS} text workers each\n`)
+  await supervise({ processes: c.processes, env, log: (msg) => process.stderr.write(`${msg}\n`) })
+  process.exit(0)
+}
+
+/** Runs the service: this process, or WEB_CONCURRENCY processes under this one. */
+export async function start () {
+  let config, c
   try {
     config = loadConfig()
+    c = concurrency(process.env)
   } catch (err) {
     process.stderr.write(`configuration error: ${(err as Error).message}\n`)
     process.exit(2)
   }
+  if (c.processes > 1 && isPrimary()) return primary(config, c)
   const fastify = await build(config)
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
@@ -34,7 +66,7 @@ async function main () {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  main().catch((err) => {
+  start().catch((err) => {
     process.stderr.write(`start-up failed: ${(err as Error).stack ?? String(err)}\n`)
     process.exit(1)
   })

@@ -1,4 +1,4 @@
-// npm run loadtest [-- --url http://host:port --key KEY] [--duration 10] [--json results.json] [--only a,b]
+// [WEB_CONCURRENCY=N] npm run loadtest [-- --url http://host:port --key KEY] [--duration 10] [--json results.json] [--only a,b]
 //                  [--redis [redis://host:port]]
 // Starts the service on the embedded store (unless --url), drives every operation with the bodies
 // real clients send, and prints per endpoint: requests/s, texts or images/s, p50/p90/p99 latency,
@@ -10,7 +10,7 @@ import autocannon from 'autocannon'
 import { Redis } from 'ioredis'
 import { tmpdir } from 'node:os'
 import { spawn, type ChildProcess } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -49,13 +49,27 @@ async function start (script: string, env: Record<string, string>): Promise<{ pr
   return { proc, url }
 }
 
+// the service's peak RSS: its own, plus its HTTP processes' under WEB_CONCURRENCY (text workers are
+// threads, counted in their process)
 function peakRssMb (pid: number | undefined): number | null {
   if (pid === undefined) return null
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8')
-    const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1])
-    return Math.round(kb / 1024)
-  } catch { return null }
+  let kb = 0
+  for (const p of [pid, ...descendants(pid)]) {
+    try { kb += Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0) } catch { }
+  }
+  return kb === 0 ? null : Math.round(kb / 1024)
+}
+
+function descendants (pid: number): number[] {
+  const out: number[] = []
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8')
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) out.push(Number(d), ...descendants(Number(d)))
+    } catch { }
+  }
+  return out
 }
 
 function form (fields: Record<string, string>): string { return new URLSearchParams(fields).toString() }
@@ -246,7 +260,7 @@ const lines = [
 ]
 if (live !== null) lines.push('', `/health/live while 8 image requests are in flight: p50 ${live.p50.toFixed(1)} ms, p99 ${live.p99.toFixed(1)} ms, max ${live.max.toFixed(1)} ms (${live.n} probes)`)
 if (liveNer !== null) lines.push(`/health/live while 1000-text ner batches run: p50 ${liveNer.p50.toFixed(1)} ms, p99 ${liveNer.p99.toFixed(1)} ms, max ${liveNer.max.toFixed(1)} ms (${liveNer.n} probes)`)
-if (peak !== null) lines.push(`service peak RSS: ${peak} MB`)
+if (peak !== null) lines.push(`service peak RSS: ${peak} MB (WEB_CONCURRENCY ${process.env.WEB_CONCURRENCY ?? 'default'}; summed over its processes)`)
 if (redisPeak !== null) lines.push(`Redis-store service peak RSS: ${redisPeak} MB`)
 console.log(lines.join('\n'))
 if (args.json !== undefined) writeFileSync(args.json, JSON.stringify({ date: new Date().toISOString(), duration: DURATION, rows, live, liveNer, peakRssMb: peak, ...(redisService !== undefined ? { redisPeakRssMb: redisPeak } : {}) }, null, 2))

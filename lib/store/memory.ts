@@ -1,4 +1,5 @@
-// The embedded store: counters in process memory, keys in DATA_DIR/keys.json so that the key CLI
+// A store in process memory (counts lost on restart; no longer the embedded default, which is
+// SqliteStore): counters in memory, keys in DATA_DIR/keys.json so that the key CLI
 // and a running server agree (the server re-reads the file when it changes).
 import { readFileSync, statSync, writeFileSync, mkdirSync, renameSync } from 'node:fs'
 import { join } from 'node:path'

@@ -3,92 +3,20 @@
 // round trip). The client fails fast when Redis is gone: no offline queue, one retry, short
 // timeouts, so a request gets a 503 within a second instead of hanging (with ioredis defaults it
 // hangs 73-107 s).
-import { Redis, type RedisOptions } from 'ioredis'
+// Every key a script touches carries the key id as its hash tag ({id}), and the key records share
+// the tag {keys}: each script and transaction stays in one slot of a Redis Cluster. With `wait=N`
+// in REDIS_URL a charge is answered only once N replicas have it (WAIT); REDIS_URL forms and the
+// caveats are in redis-url.ts.
+import { Cluster, Redis, type ChainableCommander, type RedisOptions } from 'ioredis'
+import { clusterOptions, parseRedisUrl } from './redis-url.js'
+import { migrateLegacyKeys } from './redis-migrate.js'
+import { HIT, METER, REFUND, UNDO } from './redis-scripts.js'
 import { counter, periods, type ChargeResult, type DayUsage, type KeyRecord, type Limits, type MeterResult, type QuotaKind, type RateCount, type RateWindow, type Store } from './types.js'
 
-// A rate window: fixed, started by its first request. One found without an expiry would never
-// end, so it is given one.
-const RATE = `
-local function count (key, ms)
-  local c = redis.call('INCR', key)
-  local ttl = -1
-  if c > 1 then ttl = redis.call('PTTL', key) end
-  if ttl < 0 then
-    redis.call('PEXPIRE', key, ms)
-    ttl = ms
-  end
-  return c, ttl
-end
-`
-
-const HIT = RATE + `
-local c, ttl = count(KEYS[1], tonumber(ARGV[1]))
-return {c, ttl}
-`
-
-// The whole cost of a metered request: its rate count, then (unless that is over the rate) the
-// quota check and charge. Returns {charged, daily used, monthly used, why, rate count, rate ttl ms};
-// why: 0 charged, 1 refused by the daily quota, 2 by the monthly one, 3 cancelled by an undo,
-// 4 over the rate (nothing charged).
-const METER = RATE + `
--- an undo got here first (this charge was re-sent after a reconnect): do nothing
-if redis.call('EXISTS', KEYS[5]) == 1 then return {0, 0, 0, 3, 0, 0} end
-local rc, rttl = 0, 0
-local window = tonumber(ARGV[1])
-if window >= 0 then
-  rc, rttl = count(KEYS[1], window)
-  if rc > tonumber(ARGV[2]) then return {0, 0, 0, 4, rc, rttl} end
-end
-local units = tonumber(ARGV[3])
-local dl = tonumber(ARGV[4])
-local ml = tonumber(ARGV[5])
-local d = tonumber(redis.call('GET', KEYS[2]) or '0')
-local m = tonumber(redis.call('GET', KEYS[3]) or '0')
-if dl >= 0 and d + units > dl then return {0, d, m, 1, rc, rttl} end
-if ml >= 0 and m + units > ml then return {0, d, m, 2, rc, rttl} end
-d = redis.call('INCRBY', KEYS[2], units)
-m = redis.call('INCRBY', KEYS[3], units)
-redis.call('EXPIRE', KEYS[2], ARGV[6])
-redis.call('EXPIRE', KEYS[3], ARGV[7])
-redis.call('HINCRBY', KEYS[4], ARGV[8], units)
-redis.call('EXPIRE', KEYS[4], 2764800)
--- a marker naming what was charged, so a charge whose reply was lost can be undone exactly once
-redis.call('SET', KEYS[5], KEYS[2] .. '|' .. KEYS[3] .. '|' .. KEYS[4] .. '|' .. ARGV[8] .. '|' .. units, 'EX', 120)
-return {1, d, m, 0, rc, rttl}
-`
-
-const UNDO = `
-local v = redis.call('GET', KEYS[1])
--- leave a tombstone either way, so that a late copy of the charge is refused
-redis.call('SET', KEYS[1], 'undone', 'EX', 120)
-if (not v) or v == 'undone' then return 0 end
-local parts = {}
-for p in string.gmatch(v, '[^|]+') do table.insert(parts, p) end
-local units = tonumber(parts[5])
-for i = 1, 2 do
-  local c = redis.call('DECRBY', parts[i], units)
-  if c < 0 then redis.call('SET', parts[i], 0, 'KEEPTTL') end
-end
-local h = redis.call('HINCRBY', parts[3], parts[4], -units)
-if h <= 0 then redis.call('HDEL', parts[3], parts[4]) end
-return 1
-`
-
-const REFUND = `
-local units = tonumber(ARGV[1])
-for i = 1, 2 do
-  local v = redis.call('DECRBY', KEYS[i], units)
-  if v < 0 then redis.call('SET', KEYS[i], 0, 'KEEPTTL') end
-end
-local h = redis.call('HINCRBY', KEYS[3], ARGV[2], -units)
-if h <= 0 then redis.call('HDEL', KEYS[3], ARGV[2]) end
-return 1
-`
-
 type HitFn = (key: string, windowMs: number) => Promise<[number, number]>
-type MeterFn = (rate: string, d: string, m: string, h: string, marker: string, windowMs: number, max: number, units: number, dl: number, ml: number, dttl: number, mttl: number, op: string) => Promise<[number, number, number, number, number, number]>
-type UndoFn = (marker: string) => Promise<number>
-type RefundFn = (d: string, m: string, h: string, units: number, op: string) => Promise<number>
+type MeterFn = (rate: string, d: string, m: string, h: string, marker: string, windowMs: number, max: number, units: number, dl: number, ml: number, dttl: number, mttl: number, op: string) => ChainableCommander
+type UndoFn = (marker: string) => ChainableCommander
+type RefundFn = (d: string, m: string, h: string, units: number, op: string) => ChainableCommander
 
 export function redisOptions (timeoutMs: number): RedisOptions {
   return {
@@ -104,11 +32,34 @@ export function redisOptions (timeoutMs: number): RedisOptions {
 
 export class RedisStore implements Store {
   readonly kind = 'redis' as const
-  readonly client: Redis
+  readonly client: Redis | Cluster
+  readonly mode: 'single' | 'sentinel' | 'cluster'
+  /** replicas that must acknowledge a charge before it is answered */
+  private readonly wait: number
+  private readonly timeoutMs: number
   private readonly prefix: string
+  // the key id of each charge made lately, by token: an undo names only the token
+  private readonly tokens = new Map<string, { id: string, at: number }>()
+  // replicas connected to the primary (under a Cluster: the fewest any master has), polled each
+  // second: WAIT asks for no more than there are. A primary left without replicas (its replica
+  // promoted away or down) cannot lose a write to a failover, and waiting for one would stop
+  // every charge until one comes back.
+  private replicas: number
+  private poller: NodeJS.Timeout | null = null
+  // the replicas are counted on a connection of their own: on the main one, ROLE would wait behind
+  // the WAITs in flight
+  private watcher: Redis | Cluster | null = null
 
   constructor (url: string, opts: { timeoutMs: number, prefix?: string }) {
-    this.client = new Redis(url, redisOptions(opts.timeoutMs))
+    const target = parseRedisUrl(url)
+    const base = redisOptions(opts.timeoutMs)
+    this.mode = target.mode
+    this.wait = target.wait
+    this.timeoutMs = opts.timeoutMs
+    this.replicas = this.wait
+    if (target.mode === 'single') this.client = new Redis(target.url, base)
+    else if (target.mode === 'sentinel') this.client = new Redis({ ...base, ...target.options, sentinels: target.sentinels, name: target.name, sentinelRetryStrategy: (times: number) => Math.min(times * 100, 1000) })
+    else this.client = new Cluster(target.nodes, clusterOptions({ ...base, ...target.options, lazyConnect: false }))
     this.prefix = opts.prefix ?? 'otia:'
     // defineCommand: EVALSHA, and EVAL only when Redis does not have the script yet
     this.client.defineCommand('otiaHit', { numberOfKeys: 1, lua: HIT })
@@ -121,37 +72,84 @@ export class RedisStore implements Store {
 
   /** Connects, waiting at most `ms`; resolves false if Redis did not answer in time. */
   async connect (ms: number): Promise<boolean> {
-    const ok = this.client.connect().then(() => true, () => false)
+    const ok = this.client.connect().then(async () => {
+      // keys named before hash tags, moved once (one server only: no cluster ran that version)
+      if (this.mode !== 'cluster') await migrateLegacyKeys(this.client as Redis, this.prefix)
+      if (this.wait > 0) {
+        this.watcher = this.client.duplicate()
+        this.watcher.on('error', () => {})
+        await this.watcher.connect().catch(() => {})
+        await this.pollReplicas()
+        this.poller ??= setInterval(() => { void this.pollReplicas() }, 1000).unref()
+      }
+      return true
+    }, () => false)
     const timer = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms).unref())
     return Promise.race([ok, timer])
   }
 
-  private k (...parts: string[]): string { return this.prefix + parts.join(':') }
+  /** a key in the slot of `tag` */
+  private t (tag: string, ...parts: string[]): string { return `${this.prefix}{${tag}}:${parts.join(':')}` }
+  /** a rate window: a key's window (k:<id>) shares the slot of that key's quota counters */
+  private rl (key: string): string { return this.t(key.startsWith('k:') ? key.slice(2) : key, 'rl', key) }
+
+  private async pollReplicas (): Promise<void> {
+    try {
+      const w = this.watcher
+      if (w === null) return
+      const clients = w instanceof Cluster ? w.nodes('master') : [w]
+      let fewest = Infinity
+      for (const c of clients) {
+        const role = await c.call('ROLE') as [string, number, unknown[]]
+        if (role[0] === 'master') fewest = Math.min(fewest, role[2].length)
+      }
+      if (fewest !== Infinity) this.replicas = fewest
+    } catch { /* unreachable: keep the last count */ }
+  }
+
+  /**
+   * Sends `first` and, when the URL asks for replicas, WAIT in the same round trip (a pipeline goes
+   * to one node, the one of `first`'s slot). Resolves `first`'s reply, and how many replicas had it.
+   */
+  private async withWait<T> (first: (p: ChainableCommander) => ChainableCommander): Promise<{ reply: T, acked: number, wanted: number }> {
+    const wait = Math.min(this.wait, this.replicas)
+    // no replicas to wait for: the command alone (on the client it returns its reply)
+    if (wait === 0) return { reply: await (first(this.client as unknown as ChainableCommander) as unknown as Promise<T>), acked: 0, wanted: 0 }
+    // WAIT gives up at half the command time-out, so that its answer (too few replicas) arrives
+    const res = await first(this.client.pipeline()).call('WAIT', wait, Math.max(1, Math.floor(this.timeoutMs / 2))).exec()
+    if (res === null || res.length < 2) throw new Error('no reply')
+    for (const [err] of res) if (err !== null) throw err
+    return { reply: res[0]![1] as T, acked: Number(res[1]![1]), wanted: wait }
+  }
+
+  private checkReplicated ({ acked, wanted }: { acked: number, wanted: number }): void {
+    if (acked < wanted) throw new Error(`the write reached ${acked} of ${wanted} replicas in ${this.timeoutMs} ms`)
+  }
 
   async getKeyByHash (hash: string): Promise<KeyRecord | null> {
-    const v = await this.client.get(this.k('key', hash))
+    const v = await this.client.get(this.t('keys', 'key', hash))
     return v === null ? null : JSON.parse(v) as KeyRecord
   }
 
   async putKey (record: KeyRecord): Promise<void> {
     await this.client.multi()
-      .set(this.k('key', record.hash), JSON.stringify(record))
-      .hset(this.k('keys'), record.id, record.hash)
+      .set(this.t('keys', 'key', record.hash), JSON.stringify(record))
+      .hset(this.t('keys', 'keys'), record.id, record.hash)
       .exec()
   }
 
   async listKeys (): Promise<KeyRecord[]> {
-    const hashes = Object.values(await this.client.hgetall(this.k('keys')))
+    const hashes = Object.values(await this.client.hgetall(this.t('keys', 'keys')))
     if (hashes.length === 0) return []
-    const values = await this.client.mget(hashes.map((h) => this.k('key', h)))
+    const values = await this.client.mget(hashes.map((h) => this.t('keys', 'key', h)))
     return values.filter((v): v is string => v !== null).map((v) => JSON.parse(v) as KeyRecord)
   }
 
   async deleteKey (idOrHash: string): Promise<KeyRecord | null> {
-    const hash = (await this.client.hget(this.k('keys'), idOrHash)) ?? idOrHash
+    const hash = (await this.client.hget(this.t('keys', 'keys'), idOrHash)) ?? idOrHash
     const rec = await this.getKeyByHash(hash)
     if (rec === null) return null
-    await this.client.multi().del(this.k('key', rec.hash)).hdel(this.k('keys'), rec.id).exec()
+    await this.client.multi().del(this.t('keys', 'key', rec.hash)).hdel(this.t('keys', 'keys'), rec.id).exec()
     return rec
   }
 
@@ -159,28 +157,32 @@ export class RedisStore implements Store {
     const p = periods(now)
     return {
       p,
-      d: this.k('q', id, kind, 'd', p.day),
-      m: this.k('q', id, kind, 'm', p.month),
-      h: this.k('h', id, p.day)
+      d: this.t(id, 'q', kind, 'd', p.day),
+      m: this.t(id, 'q', kind, 'm', p.month),
+      h: this.t(id, 'h', p.day)
     }
   }
 
   async hit (key: string, windowMs: number): Promise<RateCount> {
     const hit = (this.client as unknown as { otiaHit: HitFn }).otiaHit
-    const [current, ttl] = await hit.call(this.client, this.k('rl', key), windowMs)
+    const [current, ttl] = await hit.call(this.client, this.rl(key), windowMs)
     return { current, ttl }
   }
 
   async meter (rate: RateWindow | null, id: string, kind: QuotaKind, units: number, limits: Limits, now: Date, op: string, token?: string): Promise<MeterResult> {
     const { p, d, m, h } = this.keysFor(id, kind, now)
-    const marker = this.k('charge', token ?? `${process.pid}-${Date.now()}-${Math.random()}`)
+    const marker = this.t(id, 'charge', token ?? `${process.pid}-${Date.now()}-${Math.random()}`)
+    if (token !== undefined) this.remember(token, id)
     // counters outlive their period by a day, so a clock a little off never resurrects one
     const dttl = Math.ceil((p.dayReset.getTime() - now.getTime()) / 1000) + 86_400
     const mttl = Math.ceil((p.monthReset.getTime() - now.getTime()) / 1000) + 86_400
-    const meter = (this.client as unknown as { otiaMeter: MeterFn }).otiaMeter
-    const [ok, du, mu, why, rc, rttl] = await meter.call(this.client, this.k('rl', rate?.key ?? ''), d, m, h, marker,
-      rate?.windowMs ?? -1, rate?.max ?? 0, units, limits.daily ?? -1, limits.monthly ?? -1, dttl, mttl, op)
+    const sent = await this.withWait<[number, number, number, number, number, number]>((p) => (p as unknown as { otiaMeter: MeterFn }).otiaMeter(
+      rate === null ? this.t(id, 'rl', '-') : this.rl(rate.key), d, m, h, marker,
+      rate?.windowMs ?? -1, rate?.max ?? 0, units, limits.daily ?? -1, limits.monthly ?? -1, dttl, mttl, op))
+    const [ok, du, mu, why, rc, rttl] = sent.reply
     if (why === 3) throw new Error('charge cancelled by an earlier undo')
+    // charged but perhaps on the primary alone: the caller undoes it once the store answers
+    if (why === 0) this.checkReplicated(sent)
     const counted = rate === null ? null : { current: rc, ttl: rttl }
     if (why === 4) return { rate: counted, limited: true, charge: null }
     return {
@@ -201,14 +203,26 @@ export class RedisStore implements Store {
 
   /** Undoes the charge made under `token`, if it happened and was not undone yet. */
   async undo (token: string): Promise<boolean> {
-    const undo = (this.client as unknown as { otiaUndo: UndoFn }).otiaUndo
-    return (await undo.call(this.client, this.k('charge', token))) === 1
+    const made = this.tokens.get(token)
+    // not charged by this process lately: nothing of it to undo here
+    if (made === undefined) return false
+    const sent = await this.withWait<number>((p) => (p as unknown as { otiaUndo: UndoFn }).otiaUndo(this.t(made.id, 'charge', token)))
+    this.checkReplicated(sent)
+    const done = sent.reply === 1
+    this.tokens.delete(token)
+    return done
+  }
+
+  /** Notes that a charge under `token` is being sent for key `id` (meter does); kept 120 s, as the markers. */
+  remember (token: string, id: string): void {
+    const now = Date.now()
+    if (this.tokens.size >= 10_000) for (const [k, v] of this.tokens) if (now - v.at > 120_000) this.tokens.delete(k)
+    this.tokens.set(token, { id, at: now })
   }
 
   async refund (id: string, kind: QuotaKind, units: number, now: Date, op: string): Promise<void> {
     const { d, m, h } = this.keysFor(id, kind, now)
-    const refund = (this.client as unknown as { otiaRefund: RefundFn }).otiaRefund
-    await refund.call(this.client, d, m, h, units, op)
+    this.checkReplicated(await this.withWait<number>((p) => (p as unknown as { otiaRefund: RefundFn }).otiaRefund(d, m, h, units, op)))
   }
 
   async usage (id: string, kind: QuotaKind, limits: Limits, now: Date) {
@@ -226,7 +240,7 @@ export class RedisStore implements Store {
     for (let i = days - 1; i >= 0; i--) {
       const day = new Date(now.getTime() - i * 86_400_000).toISOString().slice(0, 10)
       dayNames.push(day)
-      pipe.hgetall(this.k('h', id, day))
+      pipe.hgetall(this.t(id, 'h', day))
     }
     const res = await pipe.exec()
     const out: DayUsage[] = []
@@ -244,6 +258,9 @@ export class RedisStore implements Store {
   }
 
   async close (): Promise<void> {
+    if (this.poller !== null) clearInterval(this.poller)
+    this.poller = null
+    this.watcher?.disconnect()
     this.client.disconnect()
   }
 }

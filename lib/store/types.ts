@@ -52,11 +52,12 @@ export interface MeterResult {
 export interface DayUsage { day: string, op: string, units: number }
 
 /**
- * What the service needs from a store. Two implementations: memory (embedded, one process,
- * keys in a file under DATA_DIR) and redis (shared by every replica).
+ * What the service needs from a store. Three implementations: sqlite (embedded, the default:
+ * DATA_DIR/store.db, shared by the processes of one machine), redis (shared by every replica) and
+ * memory (one process, counts lost on restart; kept for tests and as a reference).
  */
 export interface Store {
-  readonly kind: 'memory' | 'redis'
+  readonly kind: 'memory' | 'redis' | 'sqlite'
   getKeyByHash (hash: string): Promise<KeyRecord | null>
   putKey (record: KeyRecord): Promise<void>
   listKeys (): Promise<KeyRecord[]>

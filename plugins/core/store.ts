@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin'
-import { MemoryStore } from '../../lib/store/memory.js'
 import { RedisStore } from '../../lib/store/redis.js'
+import { SqliteStore } from '../../lib/store/sqlite.js'
 import type { Store } from '../../lib/store/types.js'
 
 declare module 'fastify' {
@@ -12,7 +12,7 @@ declare module 'fastify' {
 export function openStore (config: { redisUrl: string | null, dataDir: string, redisTimeoutMs: number }): Store {
   return config.redisUrl !== null
     ? new RedisStore(config.redisUrl, { timeoutMs: config.redisTimeoutMs })
-    : new MemoryStore(config.dataDir)
+    : new SqliteStore(config.dataDir)
 }
 
 export default fp(async (fastify) => {

@@ -1,6 +1,7 @@
 // SPEC §3-§4 with REDIS_URL: keys, quotas and rate limits in a real, throwaway redis-server.
 import t from 'tap'
 import { build, form, FORM, KEY, TestRedis } from '../helper.js'
+import type { Redis } from 'ioredis'
 import { RedisStore } from '../../lib/store/redis.js'
 import { createKey } from '../../lib/keys.js'
 
@@ -67,9 +68,9 @@ t.test('keys created in Redis are found by every replica; revocation is seen wit
   await admin.connect(2000)
   t.teardown(() => admin.close())
   const { key, record } = await createKey(admin, 'customer', { textDaily: 3, textMonthly: null, imageDaily: null, imageMonthly: null, rate: null })
-  const raw = await admin.client.keys('*')
+  const raw = await (admin.client as Redis).keys('*')
   t.notOk(raw.some((k) => k.includes(key)), 'the key itself is not a Redis key name')
-  t.notOk((await admin.client.get(`otia:key:${record.hash}`))?.includes(key), 'the key itself is not stored')
+  t.notOk((await (admin.client as Redis).get(`otia:{keys}:key:${record.hash}`))?.includes(key), 'the key itself is not stored')
   const env = { REDIS_URL: redis.url }
   const [a, b] = [await build(t, { env }), await build(t, { env })]
   t.equal((await post(a!, '/v4/sentiment', { api_key: key, text: 'good stuff' })).statusCode, 200)

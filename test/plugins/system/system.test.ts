@@ -9,7 +9,7 @@ t.test('health: live and ready (models warmed, store answering)', async (t) => {
   t.same(live.json(), { status: 'ok' })
   const ready = await app.inject({ method: 'GET', url: '/health/ready' })
   t.equal(ready.statusCode, 200)
-  t.match(ready.json(), { status: 'ready', store: 'memory', backend: /wasm|tensorflow|cpu/ })
+  t.match(ready.json(), { status: 'ready', store: 'sqlite', backend: /wasm|tensorflow|cpu/ })
   t.ok((ready.json() as { models: string[] }).models.includes('sentiment@1'))
 })
 
@@ -72,7 +72,8 @@ t.test('Prometheus metrics', async (t) => {
 t.test('admin API behind ADMIN_TOKEN: create, list, set plan, revoke', async (t) => {
   const off = await build(t)
   t.equal((await off.inject({ method: 'GET', url: '/admin/keys' })).statusCode, 404, 'disabled without ADMIN_TOKEN')
-  const app = await build(t, { env: { ADMIN_TOKEN: 'sesame-sesame' } })
+  // load shedding off: a busy shared host stalls the event loop past 1 s now and then (a 503 here)
+  const app = await build(t, { env: { ADMIN_TOKEN: 'sesame-sesame', MAX_EVENT_LOOP_DELAY_MS: '0' } })
   const auth = { authorization: 'Bearer sesame-sesame' }
   const no = await app.inject({ method: 'GET', url: '/admin/keys' })
   t.equal(no.statusCode, 401)

@@ -1,0 +1,87 @@
+// The embedded SQLite store: counts survive a reopen (a restart), charges are atomic across
+// processes sharing the file, and the key file of the earlier embedded store is taken over.
+import t from 'tap'
+import { spawn } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { SqliteStore } from '../../../lib/store/sqlite.js'
+import type { KeyRecord } from '../../../lib/store/types.js'
+import { tempDir } from '../../helper.js'
+
+const root = join(import.meta.dirname, '..', '..', '..')
+const limits = { daily: 5, monthly: 7 }
+const plan = { textDaily: 5, textMonthly: 7, imageDaily: null, imageMonthly: null, rate: null }
+const record = (id: string, hash: string): KeyRecord => ({ id, name: id, hash, plan, created: '2026-01-01T00:00:00.000Z', source: 'store' })
+
+t.test('counts, refunds, history and keys survive closing and reopening', async (t) => {
+  const dir = tempDir(t)
+  // today (counters a day past their period are swept when the store opens)
+  const today = new Date().toISOString().slice(0, 10)
+  const at = new Date(`${today}T12:00:00Z`)
+  const tomorrow = new Date(at.getTime() + 86_400_000)
+  let s = new SqliteStore(dir)
+  await s.putKey(record('key_a', 'a'.repeat(64)))
+  t.match(await s.charge('key_a', 'text', 2, limits, at, 'sentiment'), { ok: true, daily: { used: 2, remaining: 3 }, monthly: { used: 2, remaining: 5 } })
+  t.match(await s.charge('key_a', 'text', 4, limits, at, 'emotion'), { ok: false, refusedBy: 'daily', daily: { used: 2 } }, 'over the day: nothing charged')
+  await s.refund('key_a', 'text', 1, at, 'sentiment')
+  await s.close()
+  s = new SqliteStore(dir)
+  t.teardown(() => s.close())
+  t.match(await s.usage('key_a', 'text', limits, at), { daily: { used: 1, remaining: 4, reset: `${tomorrow.toISOString().slice(0, 10)}T00:00:00.000Z` }, monthly: { used: 1 } }, 'the count after a reopen')
+  t.same(await s.history('key_a', at, 7), [{ day: today, op: 'sentiment', units: 1 }])
+  const sameMonth = tomorrow.getUTCMonth() === at.getUTCMonth()
+  t.match(await s.usage('key_a', 'text', limits, tomorrow), { daily: { used: 0 }, monthly: { used: sameMonth ? 1 : 0 } }, 'a new day starts from zero')
+  t.match(await s.usage('key_a', 'image', limits, at), { daily: { used: 0 } }, 'image counted apart')
+  t.equal((await s.getKeyByHash('a'.repeat(64)))?.id, 'key_a')
+  t.equal(await s.getKeyByHash('b'.repeat(64)), null)
+  t.equal((await s.listKeys()).length, 1)
+  t.equal((await s.deleteKey('key_a'))?.hash, 'a'.repeat(64), 'deleted by id')
+  t.equal(await s.deleteKey('key_a'), null)
+})
+
+t.test('rate windows: counted, refused over max without a charge, restarted after the window', async (t) => {
+  const s = new SqliteStore(tempDir(t))
+  t.teardown(() => s.close())
+  const rate = { key: 'k:key_r', windowMs: 300, max: 2 }
+  const now = new Date()
+  t.match(await s.meter(rate, 'key_r', 'text', 1, limits, now, 'sentiment'), { rate: { current: 1 }, limited: false, charge: { ok: true } })
+  t.match(await s.meter(rate, 'key_r', 'text', 1, limits, now, 'sentiment'), { rate: { current: 2 }, limited: false })
+  const over = await s.meter(rate, 'key_r', 'text', 1, limits, now, 'sentiment')
+  t.match(over, { rate: { current: 3 }, limited: true, charge: null })
+  t.ok(over.rate !== null && over.rate.ttl > 0 && over.rate.ttl <= 300, 'time left in the window')
+  t.match(await s.usage('key_r', 'text', limits, now), { daily: { used: 2 } }, 'the limited one was not charged')
+  await new Promise((resolve) => setTimeout(resolve, 350))
+  t.match(await s.hit('k:key_r', 300), { current: 1 }, 'a new window')
+  s.sweep(Date.now() + 1000)
+  t.match(await s.hit('k:key_r', 300), { current: 1 }, 'swept windows start again')
+})
+
+t.test('keys of the earlier key file are imported once', async (t) => {
+  const dir = tempDir(t)
+  writeFileSync(join(dir, 'keys.json'), JSON.stringify({ keys: [record('key_old', 'c'.repeat(64))] }))
+  let s = new SqliteStore(dir)
+  t.equal((await s.getKeyByHash('c'.repeat(64)))?.id, 'key_old')
+  await s.deleteKey('key_old')
+  await s.close()
+  s = new SqliteStore(dir)
+  t.teardown(() => s.close())
+  t.equal(await s.getKeyByHash('c'.repeat(64)), null, 'a revoked key does not come back from the old file')
+})
+
+t.test('four processes charging one key at once: exactly the limit granted', async (t) => {
+  const dir = tempDir(t)
+  new SqliteStore(dir).close()
+  const run = () => new Promise<number>((resolve, reject) => {
+    const p = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/sqlite-charger.ts', dir, '300', '1000'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] })
+    t.teardown(() => { p.kill('SIGKILL') })
+    let out = ''
+    p.stdout.on('data', (d: Buffer) => { out += d.toString() })
+    p.on('exit', (code) => code === 0 ? resolve(Number(out.trim())) : reject(new Error(`charger exited ${String(code)}`)))
+  })
+  const granted = await Promise.all([run(), run(), run(), run()])
+  t.equal(granted.reduce((a, b) => a + b, 0), 1000, `1200 attempts on a limit of 1000: 1000 granted (${granted.join(' + ')})`)
+  const s = new SqliteStore(dir)
+  t.teardown(() => s.close())
+  t.match(await s.usage('shared', 'text', { daily: 1000, monthly: null }, new Date()), { daily: { used: 1000 } })
+  t.match(await s.hit('k:shared', 60_000), { current: 1201 }, 'every attempt counted in the rate window')
+})
