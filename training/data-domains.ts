@@ -58,6 +58,8 @@ export function multiDomainReviews (part: Split, domains: ReviewDomain[] = ['boo
   const out: Array<DomainLabelled & { stars: number }> = []
   for (const domain of domains) {
     for (const label of ['negative', 'positive'] as const) {
+      // control characters in the DVD reviews (the source's encoding errors) become spaces
+      // eslint-disable-next-line no-control-regex
       const raw = readText(`sentiment/multi-domain-sentiment-blitzer2007/${domain}/${label}.review`).replace(/[\x00-\x08\x0b\x0c\x0e-\x1f]/g, ' ')
       for (const block of raw.split('<review>').slice(1)) {
         const title = reviewField(block, 'title'); const body = reviewField(block, 'review_text')

@@ -74,7 +74,7 @@ export const intent: OpSpec = {
   }
 }
 
-export const new_intent: OpSpec = {
+export const newIntent: OpSpec = {
   labels: ['complaint', 'suggestion', 'appreciation'],
   description: 'The kind of feedback, for /new/intent with query=feedback: complaint, suggestion, appreciation. Trained on complaint tweets, product suggestions (software forum), GoEmotions gratitude and admiration, and product reviews (negative ones as complaints, positive ones as appreciation).',
   notes: 'Reviews carry polarity, not feedback kinds: a negative review is taken as a complaint and a positive one as appreciation (weak labels). Suggestions come from one software forum only, so suggestions in other domains are the weakest part.',

@@ -40,10 +40,9 @@ export interface MixtureData { a: Expert, b: Expert, gate: Labelled[] }
 /** an expert's training rows, and which of the op's validation sets is of its domain (its progress figure, and the gate's) */
 interface Expert { name: string, rows: Labelled[], validation: number }
 
-
 import { emotion, sentiment } from './ops-feelings.js'
-import { intent, new_intent } from './ops-intent.js'
+import { intent, newIntent } from './ops-intent.js'
 import { sarcasm } from './ops-sarcasm.js'
 import { taxonomy } from './ops-taxonomy.js'
 
-export const OPS: Record<string, OpSpec> = { sentiment, emotion, sarcasm, intent, new_intent, taxonomy }
+export const OPS: Record<string, OpSpec> = { sentiment, emotion, sarcasm, intent, new_intent: newIntent, taxonomy }

@@ -141,13 +141,15 @@ log(`TF-IDF cosine dev Spearman: ${fmt(peer)}`)
 // English (the shared vectors' language): the served score is the noisy-OR of the network's and
 // the SIF cosine's, with the weight chooseSifWeight picks on dev
 const SIF_LANGS: Array<typeof LANGS[number]> = ['en']
-const combine = shared === undefined ? undefined : (() => {
-  const y = tf.tidy(() => ensemble.predict(tf.tensor2d(devXs.get('en')!)) as tf.Tensor)
-  const net = Array.from(y.dataSync(), (v) => Math.min(1, Math.max(0, v)))
-  y.dispose()
-  const at = NAMES.indexOf('sif_cos')
-  return chooseSifWeight(net, devX.get('en')!.map((r) => r[at]!), dev.get('en')!.map((p) => p.score), combineSif)
-})()
+const combine = shared === undefined
+  ? undefined
+  : (() => {
+      const y = tf.tidy(() => ensemble.predict(tf.tensor2d(devXs.get('en')!)) as tf.Tensor)
+      const net = Array.from(y.dataSync(), (v) => Math.min(1, Math.max(0, v)))
+      y.dispose()
+      const at = NAMES.indexOf('sif_cos')
+      return chooseSifWeight(net, devX.get('en')!.map((r) => r[at]!), dev.get('en')!.map((p) => p.score), combineSif)
+    })()
 if (combine !== undefined) {
   log(`en: SIF weight ${combine.weight}: dev Spearman ${combine.rho.toFixed(4)} (network alone ${combine.netRho.toFixed(4)}, SIF cosine alone ${combine.sifRho.toFixed(4)})`)
   for (const l of SIF_LANGS) model.set(l, combine.rho)

@@ -93,7 +93,7 @@ if (spec.mixture !== undefined && data.mixture !== undefined) {
   process.stderr.write(`  temperature ${temperature.toFixed(3)}, label biases ${bias.join(' ')} (fitted on ${cal.length} validation rows)\n`)
   predict = (texts) => predictAll(weights, texts, cfg, vectors)
   save = (tf, path) => saveModel(tf, weights, path)
-  architecture = `fastText-style embedding bag (dim ${spec.train.dim}, ${features}${(spec.train.hidden ?? 0) > 0 && useVectors ? `; the word-vector mean through ${spec.train.hidden} ReLU units` : ""}) into ${multi ? 'one sigmoid per label (independent scores)' : 'a softmax'}, ${spec.train.epochs} epochs of SGD from lr ${spec.train.lr}${spec.train.balance ? ', class-balanced loss' : ''}; ${trainSet.length} training rows; logits divided by a temperature of ${temperature.toFixed(3)} plus a bias per label, fitted on half of the validation rows.`
+  architecture = `fastText-style embedding bag (dim ${spec.train.dim}, ${features}${(spec.train.hidden ?? 0) > 0 && useVectors ? `; the word-vector mean through ${spec.train.hidden} ReLU units` : ''}) into ${multi ? 'one sigmoid per label (independent scores)' : 'a softmax'}, ${spec.train.epochs} epochs of SGD from lr ${spec.train.lr}${spec.train.balance ? ', class-balanced loss' : ''}; ${trainSet.length} training rows; logits divided by a temperature of ${temperature.toFixed(3)} plus a bias per label, fitted on half of the validation rows.`
 }
 
 const metrics: Array<{ dataset: string, split: string, metric: string, value: number, baseline?: string }> = []

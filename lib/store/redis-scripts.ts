@@ -77,4 +77,3 @@ local h = redis.call('HINCRBY', KEYS[3], ARGV[2], -units)
 if h <= 0 then redis.call('HDEL', KEYS[3], ARGV[2]) end
 return 1
 `
-
