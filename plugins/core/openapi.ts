@@ -1,8 +1,10 @@
 // The OpenAPI document is generated from the same TypeBox schemas the routes validate with.
-// /docs serves swagger-ui's own files from node_modules (no CDN).
+// /docs serves swagger-ui's own files from node_modules (no CDN), under the pages' security headers
+// (in a context of its own, so that they are not on the API's answers).
 import fp from 'fastify-plugin'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
+import pageHeaders from './page-headers.js'
 
 export default fp(async (fastify) => {
   await fastify.register(swagger, {
@@ -15,6 +17,9 @@ export default fp(async (fastify) => {
       components: {}
     }
   })
-  await fastify.register(swaggerUi, { routePrefix: '/docs' })
+  await fastify.register(async (docs) => {
+    await docs.register(pageHeaders)
+    await docs.register(swaggerUi, { routePrefix: '/docs' })
+  })
   fastify.get('/openapi.json', { schema: { hide: true } }, async () => fastify.swagger())
 }, { name: 'openapi', dependencies: ['config'] })
