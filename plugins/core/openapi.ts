@@ -4,7 +4,23 @@
 import fp from 'fastify-plugin'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
+import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
 import pageHeaders from './page-headers.js'
+
+/**
+ * swagger-ui's top bar draws its logo with one inline <style> element: the CSP allows it by the
+ * hash of its text, read from the installed swagger-ui (so an upgrade keeps it right), and no other
+ * inline style.
+ */
+export function swaggerInlineStyleHashes (): string[] {
+  const dir = dirname(createRequire(import.meta.url).resolve('@fastify/swagger-ui'))
+  const preset = readFileSync(join(dir, 'static', 'swagger-ui-standalone-preset.js'), 'utf8')
+  return [...preset.matchAll(/createElement\("style",null,("(?:[^"\\]|\\.)*")\)/g)]
+    .map((m) => `'sha256-${createHash('sha256').update(JSON.parse(m[1]!) as string).digest('base64')}'`)
+}
 
 export default fp(async (fastify) => {
   await fastify.register(swagger, {
@@ -18,7 +34,7 @@ export default fp(async (fastify) => {
     }
   })
   await fastify.register(async (docs) => {
-    await docs.register(pageHeaders)
+    await docs.register(pageHeaders, { styles: swaggerInlineStyleHashes() })
     await docs.register(swaggerUi, { routePrefix: '/docs' })
   })
   fastify.get('/openapi.json', { schema: { hide: true } }, async () => fastify.swagger())

@@ -12,6 +12,8 @@ export const PERMISSIONS_POLICY = ['accelerometer', 'camera', 'display-capture',
 export interface PageHeadersOptions {
   /** img-src beyond 'self' (the dashboard previews uploads as blob: and https images) */
   images?: string[]
+  /** style-src beyond 'self': hashes of known inline style elements (swagger-ui's logo) */
+  styles?: string[]
 }
 
 export default fp<PageHeadersOptions>(async (fastify, opts) => {
@@ -31,7 +33,7 @@ export default fp<PageHeadersOptions>(async (fastify, opts) => {
         'object-src': ["'none'"],
         'script-src': ["'self'"],
         'script-src-attr': ["'none'"],
-        'style-src': ["'self'"]
+        'style-src': ["'self'", ...(opts.styles ?? [])]
       }
     },
     frameguard: { action: 'deny' },

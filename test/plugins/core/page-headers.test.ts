@@ -3,6 +3,7 @@
 import t from 'tap'
 import { build, form, FORM, KEY } from '../../helper.js'
 import { PERMISSIONS_POLICY } from '../../../plugins/core/page-headers.js'
+import { swaggerInlineStyleHashes } from '../../../plugins/core/openapi.js'
 
 // about headers, not load shedding: a busy host must not turn a page into a 503
 const CALM = { MAX_EVENT_LOOP_DELAY_MS: '0' }
@@ -20,7 +21,10 @@ t.test('the dashboard and the docs: CSP, no framing, nosniff, no referrer, permi
     const h = res.headers
     const csp = directives(String(h['content-security-policy']))
     t.same(csp.get('script-src'), ["'self'"], `${url}: scripts of the project only (no inline, no CDN)`)
-    t.same(csp.get('style-src'), ["'self'"], `${url}: styles of the project only`)
+    const styles = csp.get('style-src') ?? []
+    t.equal(styles[0], "'self'", `${url}: styles of the project only`)
+    if (url.startsWith('/docs')) t.same(styles.slice(1), swaggerInlineStyleHashes(), `${url}: and swagger-ui's one inline style, by its hash`)
+    else t.equal(styles.length, 1, `${url}: nothing inline`)
     t.same(csp.get('script-src-attr'), ["'none'"], `${url}: no inline event handlers`)
     t.same(csp.get('default-src'), ["'self'"], `${url}: default-src 'self'`)
     t.same(csp.get('object-src'), ["'none'"], `${url}: no plugins`)
@@ -37,6 +41,8 @@ t.test('the dashboard and the docs: CSP, no framing, nosniff, no referrer, permi
   t.same(img, ["'self'", 'data:', 'blob:', 'https:'], 'the playground previews an upload (blob:) or an image address (https:)')
   const docsImg = directives(String((await app.inject({ method: 'GET', url: '/docs/' })).headers['content-security-policy'])).get('img-src')
   t.same(docsImg, ["'self'", 'data:'])
+  t.same(swaggerInlineStyleHashes().length, 1, 'swagger-ui has one inline style element (its logo)')
+  t.match(swaggerInlineStyleHashes()[0], /^'sha256-[A-Za-z0-9+/]{43}='$/)
   const missing = await app.inject({ method: 'GET', url: '/dashboard/missing.js' })
   t.equal(missing.statusCode, 404)
   t.match(missing.json(), { code: 404, error: 'Not Found' }, 'a missing file: the JSON 404')
