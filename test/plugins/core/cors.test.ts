@@ -88,9 +88,13 @@ t.test('the operator API is same-origin only, even for a listed origin', async (
   t.equal(pre.statusCode, 403)
   t.match(pre.json(), { code: 403, error: 'Forbidden', message: /not allowed to the operator API \(same origin only\)/ })
   notReadable(t, pre, 'admin preflight')
+  t.equal((await preflight(app, '/admin', APP)).statusCode, 403, '/admin itself too')
   const res = await app.inject({ method: 'GET', url: '/admin/keys', headers: { origin: APP, authorization: 'Bearer operator-secret' } })
   t.equal(res.statusCode, 200)
   notReadable(t, res, 'admin answer')
+  const bare = await app.inject({ method: 'OPTIONS', url: '/admin/keys' })
+  t.equal(bare.statusCode, 404, 'an OPTIONS without Origin: the usual 404')
+  t.match(bare.json(), { code: 404, error: 'Not Found', message: /OPTIONS \/admin\/keys/ })
 })
 
 t.test('CORS_ORIGINS=*: any origin, Access-Control-Allow-Origin: *', async (t) => {
