@@ -108,7 +108,7 @@ t.test('CORS_ORIGINS=*: any origin, Access-Control-Allow-Origin: *', async (t) =
   notReadable(t, await post(app, '/v4/emotion', { api_key: KEY, text: 'so happy' }), 'no Origin')
 })
 
-t.test('errors are readable from a listed origin: 400, 401, 403, 404, 406, 413, 415, 429', async (t) => {
+t.test('errors are readable from a listed origin: 400, 401, 403, 404, 405, 406, 413, 415, 429', async (t) => {
   const app = await build(t, { env: { ...CALM, CORS_ORIGINS: APP, TEXT_MAX_CHARS: '20' } })
   const quota = await build(t, { env: { ...CALM, CORS_ORIGINS: APP, QUOTA_TEXT_DAILY: '1' } })
   const rate = await build(t, { env: { ...CALM, CORS_ORIGINS: APP, RATE_LIMIT: '0.01' } })
@@ -119,6 +119,7 @@ t.test('errors are readable from a listed origin: 400, 401, 403, 404, 406, 413, 
     [401, () => post(app, '/v4/sentiment', { text: 'no key' }, APP)],
     [403, () => post(quota, '/v4/sentiment', { api_key: KEY, text: 'over quota' }, APP)],
     [404, () => app.inject({ method: 'GET', url: '/v4/nothing', headers: { origin: APP } })],
+    [405, () => app.inject({ method: 'GET', url: '/v4/sentiment', headers: { origin: APP } })],
     [406, () => app.inject({ method: 'POST', url: '/v4/sentiment', headers: { 'content-type': 'application/json', origin: APP }, payload: { api_key: 7, text: 'x' } })],
     [413, () => post(app, '/v4/sentiment', { api_key: KEY, text: 'far more than twenty characters' }, APP)],
     [415, () => app.inject({ method: 'POST', url: '/v4/sentiment', headers: { 'content-type': 'text/csv', origin: APP }, payload: 'a,b' })],
