@@ -1,5 +1,5 @@
 // [WEB_CONCURRENCY=N] npm run loadtest [-- --url http://host:port --key KEY] [--duration 10] [--json results.json] [--only a,b]
-//                  [--redis [redis://host:port]]
+//                  [--redis [redis://host:port]] [--origin https://app.example]
 // Starts the service on the embedded store (unless --url), drives every operation with the bodies
 // real clients send, and prints per endpoint: requests/s, texts or images/s, p50/p90/p99 latency,
 // errors, and the service's peak memory; a bare Fastify route on the same settings is the ceiling.
@@ -25,7 +25,10 @@ const { values: args } = parseArgs({
   args: argv,
   options: {
     url: { type: 'string' }, key: { type: 'string' }, duration: { type: 'string', default: '10' },
-    json: { type: 'string' }, only: { type: 'string' }, redis: { type: 'string' }
+    json: { type: 'string' }, only: { type: 'string' }, redis: { type: 'string' },
+    // sent as the Origin header of every request, as a browser page would (with CORS_ORIGINS set,
+    // the service then answers with the CORS headers: docs/security.md)
+    origin: { type: 'string' }
   }
 })
 const DURATION = Number(args.duration)
@@ -104,7 +107,8 @@ async function startRedis (): Promise<{ proc: ChildProcess, url: string } | null
 }
 
 async function drive (name: string, url: string, opts: { body: string | Buffer, type: string, units: number, connections: number, path: string }): Promise<Row> {
-  const r = await autocannon({ url: url + opts.path, method: 'POST', headers: { 'content-type': opts.type }, body: opts.body, connections: opts.connections, duration: DURATION })
+  const headers = { 'content-type': opts.type, ...(args.origin === undefined ? {} : { origin: args.origin }) }
+  const r = await autocannon({ url: url + opts.path, method: 'POST', headers, body: opts.body, connections: opts.connections, duration: DURATION })
   const lat = r.latency as unknown as Record<string, number>
   return { name, reqPerSec: r.requests.average, unitsPerSec: r.requests.average * opts.units, p50: lat.p50 ?? 0, p90: lat.p90 ?? 0, p99: lat.p99 ?? 0, errors: r.errors + r.non2xx + r.timeouts }
 }

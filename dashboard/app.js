@@ -8,6 +8,8 @@ const el = (tag, attrs = {}, ...children) => {
   const node = document.createElement(tag)
   for (const [k, v] of Object.entries(attrs)) {
     if (k === 'class') node.className = v
+    // through the CSSOM: the page's CSP refuses style attributes (style-src 'self', no 'unsafe-inline')
+    else if (k === 'style') node.style.cssText = v
     else if (k.startsWith('on')) node.addEventListener(k.slice(2), v)
     else node.setAttribute(k, v)
   }

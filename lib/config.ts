@@ -27,6 +27,28 @@ function bool (env: Env, name: string): boolean {
   return /^(1|true|yes|on)$/i.test(env[name] ?? '')
 }
 
+/**
+ * CORS_ORIGINS: `*`, or comma-separated origins as browsers send them in the Origin header:
+ * scheme://host[:port] for web pages, chrome-extension://<id> (and the Firefox and Safari forms)
+ * for browser extensions. Each is normalised (case, default port, a trailing slash); anything else
+ * is refused.
+ */
+export function origins (env: Env, name: string): string[] {
+  const items = (env[name] ?? '').split(',').map((o) => o.trim()).filter(Boolean)
+  if (items.includes('*')) return ['*']
+  return items.map((item) => {
+    // a scheme, then a host: no user, path, query or fragment; a trailing slash at most
+    const m = /^(https?|chrome-extension|moz-extension|safari-web-extension):\/\/([^/?#@\\]+)\/?$/i.exec(item)
+    let url: URL | null = null
+    try { url = new URL(item) } catch { /* refused below */ }
+    if (m === null || url === null) {
+      throw new Error(`${name} must be * or a comma-separated list of origins such as https://app.example.com (scheme, host and port only), got "${item}"`)
+    }
+    // the URL parser gives an origin for http(s) only
+    return /^https?:$/.test(url.protocol) ? url.origin : `${m[1]!.toLowerCase()}://${m[2]!.toLowerCase()}`
+  })
+}
+
 function readOrNull (path: string): string | null {
   try { return readFileSync(path, 'utf8') } catch { return null }
 }
@@ -105,6 +127,7 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Config> =
     failOpen: bool(env, 'FAIL_OPEN'),
     trustProxy: bool(env, 'TRUST_PROXY'),
     redisTimeoutMs: int(env, 'REDIS_TIMEOUT_MS', 500),
+    corsOrigins: origins(env, 'CORS_ORIGINS'),
     ...overrides
   }
   if (!Value.Check(Config, config)) {

@@ -41,7 +41,8 @@ export const Config = Type.Object({
   requestTimeoutMs: Type.Integer(),
   failOpen: Type.Boolean(),
   trustProxy: Type.Boolean(),
-  redisTimeoutMs: Type.Integer()
+  redisTimeoutMs: Type.Integer(),
+  corsOrigins: Type.Array(Type.String(), { description: 'origins whose pages may call the API from a browser (CORS); ["*"] for any; empty: none' })
 })
 export type Config = Static<typeof Config>
 export type Plan = Static<typeof PlanSchema>

@@ -25,11 +25,15 @@ t.test('sign in, playground, usage, operator revocation', { skip, timeout: 120_0
   const page: Page = await browser.newPage({ viewport: { width: 1100, height: 900 } })
   const errors: string[] = []
   page.on('pageerror', (e) => errors.push(e.message))
+  // the page runs under its Content-Security-Policy (plugins/core/page-headers.ts): nothing refused
+  const refused: string[] = []
+  page.on('console', (m) => { if (/Content Security Policy|Permissions-Policy|Permissions policy/i.test(m.text())) refused.push(m.text()) })
   const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true })
 
   const res = await page.goto(`${base}/dashboard`)
   t.equal(res?.status(), 200, `the dashboard page: ${res === null ? 'no response' : (await res.text()).slice(0, 300)}`)
   t.equal(await page.title(), 'Dashboard · Open text and image analysis API')
+  t.match(res?.headers()['content-security-policy'], /script-src 'self';/, 'served under its CSP')
   await page.getByLabel('API key', { exact: true }).fill('wrong-key')
   await page.getByRole('button', { name: 'Sign in' }).click()
   await page.getByText('Invalid api_key').waitFor()
@@ -118,4 +122,5 @@ t.test('sign in, playground, usage, operator revocation', { skip, timeout: 120_0
   const unlabelled = await page.evaluate(() => [...document.querySelectorAll('input, select, textarea')].filter((e) => !(e as HTMLInputElement).labels?.length && !e.getAttribute('aria-label')).map((e) => e.id))
   t.same(unlabelled, [], 'every control has a label')
   t.same(errors, [], 'no script errors')
+  t.same(refused, [], 'nothing refused by the CSP or the permissions policy')
 })

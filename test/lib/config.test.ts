@@ -44,3 +44,19 @@ t.test('no source outside lib/config.ts reads process.env', async (t) => {
   const hits = execFileSync('git', ['grep', '-n', 'process\\.env', '--', 'lib', 'plugins', 'schemas', 'app.ts', 'server.ts', 'options.ts'], { cwd: root, encoding: 'utf8' }).trim().split('\n').filter((l) => l !== '' && !l.startsWith('lib/config.ts:'))
   t.same(hits, [])
 })
+
+t.test('CORS_ORIGINS: none by default, * or a list of origins, normalised; anything else refused', async (t) => {
+  t.same(loadConfig({}).corsOrigins, [], 'unset: no cross-origin calls')
+  t.same(loadConfig({ CORS_ORIGINS: ' ' }).corsOrigins, [])
+  t.same(loadConfig({ CORS_ORIGINS: '*' }).corsOrigins, ['*'])
+  t.same(loadConfig({ CORS_ORIGINS: 'https://a.example, *' }).corsOrigins, ['*'], '* among others is any origin')
+  t.same(loadConfig({ CORS_ORIGINS: 'https://App.Example/, http://localhost:5173,https://b.example:443' }).corsOrigins,
+    ['https://app.example', 'http://localhost:5173', 'https://b.example'], 'as browsers send Origin: lower case, no slash, no default port')
+  t.same(loadConfig({ CORS_ORIGINS: 'http://[::1]:8080' }).corsOrigins, ['http://[::1]:8080'])
+  t.same(loadConfig({ CORS_ORIGINS: 'chrome-extension://abcdefghijklmnopabcdefghijklmnop/,moz-extension://0B1C2D3E-aaaa-bbbb-cccc-0123456789ab' }).corsOrigins,
+    ['chrome-extension://abcdefghijklmnopabcdefghijklmnop', 'moz-extension://0b1c2d3e-aaaa-bbbb-cccc-0123456789ab'], 'browser extensions')
+  for (const bad of ['app.example', 'https://app.example/path', 'https://app.example?x=1', 'https://app.example/#top',
+    'https://user@app.example', 'null', 'ftp://app.example', 'file:///tmp/page.html', 'chrome-extension://abc/popup.html', 'https://', 'https://a b.example']) {
+    t.throws(() => loadConfig({ CORS_ORIGINS: bad }), { message: new RegExp(`^CORS_ORIGINS must be \\* or a comma-separated list of origins.*"${bad.replace(/[?.*/]/g, '\\$&')}"`) }, bad)
+  }
+})
