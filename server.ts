@@ -3,7 +3,7 @@
 import Fastify from 'fastify'
 import app from './app.js'
 import { serverOptions } from './options.js'
-import { loadConfig } from './lib/config.js'
+import { environment, loadConfig } from './lib/config.js'
 import { concurrency, isPrimary, supervise, type Concurrency } from './lib/cluster.js'
 import { newKey } from './lib/keys.js'
 import { RedisStore } from './lib/store/redis.js'
@@ -33,8 +33,9 @@ async function sharedDevKey (config: ReturnType<typeof loadConfig>): Promise<Rec
 
 async function primary (config: ReturnType<typeof loadConfig>, c: Concurrency): Promise<void> {
   const env: Record<string, string> = { ...await sharedDevKey(config) }
-  if ((process.env.TEXT_WORKERS ?? '') === '') env.TEXT_WORKERS = String(c.textWorkers)
-  process.stderr.write(`starting ${c.processes} HTTP processes (WEB_CONCURRENCY), ${env.TEXT_WORKERS ?? process.env.TEXT_WORKERS} text workers each\n`)
+  const given = environment().TEXT_WORKERS
+  if ((given ?? '') === '') env.TEXT_WORKERS = String(c.textWorkers)
+  process.stderr.write(`starting ${c.processes} HTTP processes (WEB_CONCURRENCY), ${env.TEXT_WORKERS ?? given} text workers each\n`)
   await supervise({ processes: c.processes, env, log: (msg) => process.stderr.write(`${msg}\n`) })
   process.exit(0)
 }
@@ -44,7 +45,7 @@ export async function start () {
   let config, c
   try {
     config = loadConfig()
-    c = concurrency(process.env)
+    c = concurrency(environment())
   } catch (err) {
     process.stderr.write(`configuration error: ${(err as Error).message}\n`)
     process.exit(2)

@@ -2,7 +2,7 @@
 //                 [--image-monthly N] [--rate N]     prints the new key alone on its last line
 // npm run keys -- list
 // npm run keys -- revoke KEY_OR_ID
-// Uses the store REDIS_URL names, else the embedded store's key file in DATA_DIR.
+// Uses the store REDIS_URL names, else the embedded store's database in DATA_DIR.
 import { parseArgs } from 'node:util'
 import { join } from 'node:path'
 import { loadConfig } from '../lib/config.js'
@@ -31,7 +31,7 @@ function limit (v: string | undefined, name: string, fallback: number | null, po
 
 /** Where a key is kept, in the words of the README: the embedded store writes a file. */
 function where (store: { kind: string }, dataDir: string): string {
-  return store.kind === 'memory' ? `the embedded store's key file (${join(dataDir, 'keys.json')})` : `the ${store.kind} store`
+  return store.kind === 'sqlite' ? `the embedded store's database (${join(dataDir, 'store.db')})` : `the ${store.kind} store`
 }
 
 async function main () {

@@ -83,7 +83,12 @@ export const IMAGE_DEFAULTS = {
 }
 
 /** Reads the configuration from an environment; throws a readable error on a bad value. */
-export function loadConfig (env: Env = process.env, overrides: Partial<Config> = {}): Config {
+/** The process environment: the one place outside tests that reads it (the supervisor hands it on to its processes). */
+export function environment (): Env {
+  return process.env
+}
+
+export function loadConfig (env: Env = environment(), overrides: Partial<Config> = {}): Config {
   const config: Config = {
     host: env.HOST || '0.0.0.0',
     port: int(env, 'PORT', 3000),

@@ -27,7 +27,7 @@ for (const kind of ['embedded', 'redis'] as const) {
     if (kind === 'redis') env.REDIS_URL = (await TestRedis.start(t)).url
     const created = await keys(env, 'create', '--name', 'acme', '--text-daily', '2', '--image-monthly', '9', '--rate', '50')
     t.equal(created.code, 0, created.stderr)
-    t.match(created.stdout, kind === 'embedded' ? /in the embedded store's key file \(.*keys\.json\)/ : /in the redis store/, 'says where the key is kept')
+    t.match(created.stdout, kind === 'embedded' ? /in the embedded store's database \(.*store\.db\)/ : /in the redis store/, 'says where the key is kept')
     t.notMatch(created.stdout, /memory/, 'not "memory": the embedded store writes a file')
     const key = lastLine(created.stdout)
     t.match(key, /^[A-Za-z0-9_-]{32}$/, 'the key alone on the last line')
