@@ -14,8 +14,8 @@ const every = <T>(rows: T[], k: number) => rows.filter((_, i) => i % k === 0)
 
 export const sarcasm: OpSpec = {
   labels: ['Non-Sarcastic', 'Sarcastic'],
-  description: 'Sarcasm and irony of short texts. Trained on ironic tweets (TweetEval irony), author-labelled sarcastic tweets (iSarcasmEval), satirical headlines (TheOnion vs HuffPost), sarcastic forum posts (Sarcasm Corpus V2, general and rhetorical questions), and ordinary texts of other domains as negatives (product reviews, news, requests, e-mails, tweets).',
-  notes: 'The sarcasm sets are all balanced or near it, so a model trained on them alone calls a large share of plain texts sarcastic (the served model before this one: 37% of ordinary texts). Ordinary texts from domains without sarcasm labels (customer-review sentences, Alexa reviews, AG News, CLINC150 and SNIPS requests, Enron ham mail, SemEval sentiment tweets) are taken as Non-Sarcastic: a few of them surely are sarcastic, so this trades some recall for far fewer false alarms. Each domain weighs about the same in training. The irony tweets carry an artefact: tweets whose #irony/#sarcasm/#not hashtags were removed keep a double space; the tokeniser ignores spacing, so the model cannot use it.',
+  description: 'Sarcasm and irony of short texts. Trained on ironic tweets (TweetEval irony), author-labelled sarcastic tweets (iSarcasmEval), satirical headlines (TheOnion vs HuffPost), sarcastic forum posts (Sarcasm Corpus V2, general and rhetorical questions), and ordinary texts of other domains as negatives (product reviews, requests, e-mails, tweets).',
+  notes: 'The sarcasm sets are all balanced or near it, so a model trained on them alone calls a large share of plain texts sarcastic (the served model before this one: 37% of ordinary texts). Ordinary texts from domains without sarcasm labels (customer-review sentences, Alexa reviews, CLINC150 and SNIPS requests, Enron ham mail, SemEval sentiment tweets) are taken as Non-Sarcastic: a few of them surely are sarcastic, so this trades some recall for far fewer false alarms. News articles (AG News) were negatives too in a first run and are not now: they taught that news style is never sarcastic, and satirical headlines fell to 0.776 (0.802 without them; AG News is still in the false-alarm measure). Each domain weighs about the same in training (headlines, irony tweets and ordinary texts 1.5 times). Three epochs: in an eight-epoch run, irony F1 peaked after the first (0.648) and fell to 0.548 as headlines and forum posts were memorised. The model is weaker than the tweets-and-headlines mixture it replaces on those two sets (irony F1 0.604, headlines 0.855) and far better on ordinary texts (false alarms 0.357 then). The irony tweets carry an artefact: tweets whose #irony/#sarcasm/#not hashtags were removed keep a double space; the tokeniser ignores spacing, so the model cannot use it.',
   features: { buckets: 1 << 17, charNgrams: [], wordBigrams: true, maxFeatures: 1500, maxChars: 2000 },
   vectors: true,
   train: { dim: 24, epochs: 3, lr: 0.2, seed: 13, balance: true, hidden: 64 },
@@ -26,12 +26,12 @@ export const sarcasm: OpSpec = {
     const ordVal = [...plain(customerReviews('val')), ...plain(amazonAlexa('val')), ...plain(every(agNews20k('val'), 4)), ...plain(every(clinc('val'), 3)), ...plain(every(enronSpam('val').filter((r) => r.label === 'ham'), 5))]
     const held = [ironyVal, headsVal, isVal, v2Val, ordVal]
     const ordinary = withoutOverlap([
-      ...plain(customerReviews('train')), ...plain(amazonAlexa('train')), ...plain(every(agNews20k('train'), 4)), ...plain(every(clinc('train'), 5)),
+      ...plain(customerReviews('train')), ...plain(amazonAlexa('train')), ...plain(every(clinc('train'), 5)),
       ...plain(every(snips('train'), 5)), ...plain(every(enronSpam('train').filter((r) => r.label === 'ham'), 5))
     ], ...held)
     const train = weighDomains([
       { domain: 'irony tweets', rows: withoutOverlap(relabel(tweeteval('sarcasm/tweeteval-irony', 'train')), ...held), share: 1.5 },
-      { domain: 'headlines', rows: withoutOverlap(headlines('headline_train.txt'), ...held) },
+      { domain: 'headlines', rows: withoutOverlap(headlines('headline_train.txt'), ...held), share: 1.5 },
       { domain: 'author tweets', rows: withoutOverlap(relabel(isarcasm('train')), ...held) },
       { domain: 'forums', rows: withoutOverlap(relabel(sarcasmV2('train')), ...held) },
       { domain: 'ordinary', rows: ordinary, share: 1.5 },
