@@ -4,7 +4,7 @@
 // small classifier trained here (training/language_detection.ts) chooses between the two.
 import type { LoadedModel, ModelLoader } from '../models.js'
 import { loadTextClassifier } from './classifier.js'
-import { LANGUAGE_NAMES, LID_ALIASES } from './languages.js'
+import { LANGUAGE_NAMES, LID_ALIASES, writtenIn } from './languages.js'
 
 export interface Detection {
   /** ISO 639-1 code */
@@ -32,7 +32,7 @@ const TOP_K = 8
 /** the languages the refiner decides between, in its label order */
 export const REFINED = ['da', 'no'] as const
 
-/** The most likely language among LANGUAGE_NAMES (an unlikely language gets probability 0). */
+/** The most likely language among LANGUAGE_NAMES written in the text's letters (an unlikely language gets probability 0). */
 export function detectWith (model: FastTextModel, text: string): Detection {
   // fastText reads a line: newlines end it, so they become spaces
   const v = model.predict(text.replace(/\s+/g, ' ').trim(), TOP_K, 0)
@@ -42,7 +42,7 @@ export function detectWith (model: FastTextModel, text: string): Detection {
       const [prob, label] = v.get(i)
       const raw = label.replace('__label__', '')
       const code = LID_ALIASES[raw] ?? raw
-      if (LANGUAGE_NAMES[code] !== undefined && !alternatives.some((a) => a.code === code)) alternatives.push({ code, prob: Math.min(1, prob) })
+      if (LANGUAGE_NAMES[code] !== undefined && writtenIn(code, text) && !alternatives.some((a) => a.code === code)) alternatives.push({ code, prob: Math.min(1, prob) })
     }
   } finally { v.delete?.() }
   const best = alternatives[0] ?? { code: DEFAULT_LANG, prob: 0 }

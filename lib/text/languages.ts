@@ -15,3 +15,22 @@ export const LANGUAGE_NAMES: Readonly<Record<string, string>> = {
 
 /** lid.176 labels that name a language under another code here */
 export const LID_ALIASES: Readonly<Record<string, string>> = { nn: 'no' }
+
+/** The writing systems of the languages not written in Latin letters (all others are). */
+const SCRIPTS: Readonly<Record<string, RegExp>> = {
+  ar: /\p{Script=Arabic}/u, fa: /\p{Script=Arabic}/u, ur: /\p{Script=Arabic}/u,
+  be: /\p{Script=Cyrillic}/u, bg: /\p{Script=Cyrillic}/u, ru: /\p{Script=Cyrillic}/u, uk: /\p{Script=Cyrillic}/u,
+  sr: /[\p{Script=Cyrillic}\p{Script=Latin}]/u,
+  bn: /\p{Script=Bengali}/u, gu: /\p{Script=Gujarati}/u, pa: /\p{Script=Gurmukhi}/u, ta: /\p{Script=Tamil}/u, te: /\p{Script=Telugu}/u,
+  // Hindi is often written in Latin letters (the UMSAB tweets are)
+  hi: /[\p{Script=Devanagari}\p{Script=Latin}]/u, mr: /\p{Script=Devanagari}/u,
+  el: /\p{Script=Greek}/u, he: /\p{Script=Hebrew}/u, th: /\p{Script=Thai}/u,
+  ja: /[\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Han}]/u, ko: /\p{Script=Hangul}/u, zh: /\p{Script=Han}/u
+}
+const LATIN = /\p{Script=Latin}/u
+
+/** Whether a text has letters of the script its language is written in (lid.176 calls some short
+ * lower-case English phrases Thai: a language whose letters the text does not use is no candidate). */
+export function writtenIn (code: string, text: string): boolean {
+  return (SCRIPTS[code] ?? LATIN).test(text)
+}

@@ -95,3 +95,18 @@ t.test('lang_code omitted or auto routes by the detected language', { skip: rout
   t.equal(bad.statusCode, 400)
   t.match(bad.json(), { message: /"xx" is not supported by sentiment; supported: en, ar, de, es, fr, hi, it, pt, nl/ })
 })
+
+t.test('a language is only answered for a text in its letters: short Latin-letter English is never Thai', async (t) => {
+  const { writtenIn } = await import('../../../lib/text/languages.js')
+  t.notOk(writtenIn('th', 'great phone'))
+  t.ok(writtenIn('th', 'สวัสดีครับ'))
+  t.ok(writtenIn('hi', 'bahut accha'), 'Hindi in Latin letters')
+  t.ok(writtenIn('ru', 'привет'))
+  t.notOk(writtenIn('en', 'привет'))
+  const app = await buildWithRealModels(t, ['language_detection'])
+  // lid.176 alone calls "great phone" Thai (0.77)
+  const res = await app.inject({ method: 'POST', url: '/v4/language_detection_batch', payload: { api_key: KEY, text: ['great phone', 'สวัสดีครับ ยินดีที่ได้รู้จัก'] } })
+  const body = res.json() as { batch: Array<{ output: string, lang_code: string }> }
+  t.equal(body.batch[0]!.lang_code, 'en')
+  t.equal(body.batch[1]!.lang_code, 'th')
+})
