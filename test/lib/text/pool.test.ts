@@ -47,7 +47,8 @@ t.test('the pool answers what the main thread answers: batch and single, every f
 t.test('real text classifiers: the pool answers exactly the main-thread rows; worker tensors stay flat', { skip: hasRealModel('sentiment') ? false : 'model missing' }, async (t) => {
   const store = tempDir(t)
   const names = (await scanStore(join(import.meta.dirname, '..', '..', '..', 'model-store'))).filter((i) => i.manifest.kind === 'text-classifier').map((i) => i.name).slice(0, 3)
-  for (const n of names) cpSync(join(import.meta.dirname, '..', '..', '..', 'model-store', n), join(store, n), { recursive: true })
+  // and the shared word-vector table the classifiers read
+  for (const n of [...names, 'word-vectors']) cpSync(join(import.meta.dirname, '..', '..', '..', 'model-store', n), join(store, n), { recursive: true })
   const { pooled, main } = await registries(t, store)
   const before = pooled.textPool!.stats().tensors
   for (const n of names) {
