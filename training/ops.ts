@@ -28,17 +28,10 @@ export interface OpSpec {
     train: Row[]
     validation: Validation[]
     sources: Array<{ name: string, path: string, licence: string, split?: string, rows?: number }>
-    mixture?: MixtureData
     /** leave one domain out: train without the rows of `domain`, score on validation set `validation` */
     domains?: Array<{ domain: string, validation: number }>
   }
-  /** a gated mixture of two experts (training/mixture.ts) instead of one model; `train` is then the union of the experts' rows */
-  mixture?: { a: Omit<TrainOptions, 'classes'>, b: Omit<TrainOptions, 'classes'>, gate: Omit<TrainOptions, 'classes'> }
 }
-/** Each expert's rows, and the gate's: texts of expert A's domain (label 'a') and of B's ('b'). */
-export interface MixtureData { a: Expert, b: Expert, gate: Labelled[] }
-/** an expert's training rows, and which of the op's validation sets is of its domain (its progress figure, and the gate's) */
-interface Expert { name: string, rows: Labelled[], validation: number }
 
 import { emotion, sentiment } from './ops-feelings.js'
 import { intent, newIntent } from './ops-intent.js'

@@ -1,14 +1,12 @@
 // A text classifier trained and saved the way `npm run train` saves the classifiers of
 // training/ops.ts (a fastText-style embedding bag, kind `text-classifier`), for the operations
 // whose training scripts are their own (training/<op>.ts).
-import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { getTf } from '../lib/tf.js'
 import type { FeatureConfig } from '../lib/text/features.js'
-import { predictAll, saveModel, train, type TrainOptions, type Weights } from './fasttext.js'
+import { predictAll, train, type TrainOptions, type Weights } from './fasttext.js'
 import { argmax, confusion } from './metrics.js'
 import type { Labelled } from './data.js'
-import { quantiseEmbedding } from './quantise.js'
+import { saveClassifier } from './save-classifier.js'
 
 export interface TextValidation { name: string, split: string, rows: Labelled[], metric: { name: string, score: (m: number[][]) => number, baseline?: string } }
 export interface TextModelSpec {
@@ -41,31 +39,9 @@ export function trainText (spec: TextModelSpec): Trained {
 /** Writes model-store/<op>/1 (or TRAIN_OUT): model.json, weights.bin, features.json, manifest.json. */
 export async function saveText (spec: TextModelSpec, trained: Trained): Promise<string> {
   const dir = process.env.TRAIN_OUT ?? join(import.meta.dirname, '..', 'model-store', spec.op, '1')
-  await mkdir(dir, { recursive: true })
-  const { tf } = await getTf()
-  await saveModel(tf, trained.weights, join(dir, 'model.json'))
-  await quantiseEmbedding(join(dir, 'model.json'), 'features')
-  await writeFile(join(dir, 'features.json'), JSON.stringify(spec.features, null, 2) + '\n')
   const t = spec.train
   const f = spec.features
   const architecture = `fastText-style embedding bag (dim ${t.dim}, ${f.buckets} hashed buckets of word unigrams${f.wordBigrams ? ', bigrams' : ''}${f.charNgrams.length > 0 ? `, char ${f.charNgrams.join('-')}-grams` : ''}), ${t.epochs} epochs of SGD from lr ${t.lr}${t.balance ? ', class-balanced loss' : ''}; ${spec.rows.length} training rows; embedding table stored as float16.`
-  const manifest = {
-    name: spec.op,
-    version: 1,
-    kind: 'text-classifier',
-    description: spec.description,
-    languages: ['en'],
-    labels: spec.labels,
-    inputs: [
-      { name: 'ids', dtype: 'int32', shape: [null, null], description: 'hashed feature ids of each text (lib/text/features.ts with features.json); 0 pads' },
-      { name: 'weights', dtype: 'float32', shape: [null, null], description: '1/n for each of the n features of a text, 0 on padding' }
-    ],
-    outputs: [{ name: 'probabilities', dtype: 'float32', shape: [null, spec.labels.length] }],
-    files: ['model.json', 'weights.bin', 'features.json'],
-    training: { command: `npm run train -- ${spec.op}`, seed: t.seed, data: spec.sources, notes: `${architecture} ${spec.notes}`.trim() },
-    metrics: trained.metrics,
-    created: new Date().toISOString()
-  }
-  await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n')
+  await saveClassifier(dir, trained.weights, f, { op: spec.op, description: spec.description, labels: spec.labels, seed: t.seed, sources: spec.sources, notes: `${architecture} ${spec.notes}`.trim(), metrics: trained.metrics })
   return dir
 }

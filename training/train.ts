@@ -4,16 +4,13 @@
 // on half of its validation rows (the expected calibration error is reported on the other half),
 // and, unless TRAIN_LODO=0, retrained once per held-out domain to measure how it does on a domain it
 // never saw (leave one domain out).
-import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { getTf, type TF } from '../lib/tf.js'
 import type { FeatureConfig } from '../lib/text/features.js'
 import { loadWordVectors, type WordVectors } from '../lib/text/word-vectors.js'
-import { logitsAll, predictAll, saveModel, train, withTemperature, type Example, type TrainOptions, type Weights } from './fasttext.js'
+import { logitsAll, predictAll, train, withTemperature, type Example, type Weights } from './fasttext.js'
 import { argmax, confusion, ece, fitCalibration, fitsTemperature } from './metrics.js'
 import { OPS, type OpSpec, type Row, type Validation } from './ops.js'
-import { predictMixture, saveMixture, trainMixture } from './mixture.js'
-import { quantiseEmbedding } from './quantise.js'
+import { saveClassifier } from './save-classifier.js'
 
 const op = process.argv[2]
 // the span and pair models have training scripts of their own: training/<op>.ts
@@ -72,29 +69,18 @@ const features = `${cfg.buckets} hashed buckets of word unigrams${cfg.wordBigram
 
 const calibrates = fitsTemperature
 
-let predict: Predict
-let save: (tf: TF, path: string) => Promise<void>
-let architecture: string
-let temperature: number | undefined
-let bias: number[] | undefined
-if ((spec.mixture === undefined) !== (data.mixture === undefined)) throw new Error(`${op}: a mixture needs both its training options and its data`)
-if (spec.mixture !== undefined && data.mixture !== undefined) {
-  ;({ predict, save, architecture } = trainTheMixture(spec, data))
-} else {
-  const raw: Weights = train(trainSet, cfg, { ...spec.train, classes }, (w) => score((texts) => predictAll(w, texts, cfg, vectors)), vectors)
-  // each validation set counts alike in the fit, whatever its size (one temperature for every domain)
-  const sets = data.validation.filter((v) => v.calibration !== false).map((v) => v.rows.filter((r) => calibrates(r.text) && (multi || labelOf(r.label) >= 0)))
-  const cal = sets.flat()
-  const weightOf = sets.flatMap((rows) => rows.map(() => cal.length / (sets.length * rows.length)))
-  const fitted = fitCalibration(logitsAll(raw, cal.map((r) => r.text), cfg, vectors), goldOf(cal), multi, weightOf)
-  temperature = fitted.temperature
-  bias = fitted.bias.map((b) => Number(b.toFixed(4)))
-  const weights = withTemperature(raw, temperature, bias)
-  process.stderr.write(`  temperature ${temperature.toFixed(3)}, label biases ${bias.join(' ')} (fitted on ${cal.length} validation rows)\n`)
-  predict = (texts) => predictAll(weights, texts, cfg, vectors)
-  save = (tf, path) => saveModel(tf, weights, path)
-  architecture = `fastText-style embedding bag (dim ${spec.train.dim}, ${features}${(spec.train.hidden ?? 0) > 0 && useVectors ? `; the word-vector mean through ${spec.train.hidden} ReLU units` : ''}) into ${multi ? 'one sigmoid per label (independent scores)' : 'a softmax'}, ${spec.train.epochs} epochs of SGD from lr ${spec.train.lr}${spec.train.balance ? ', class-balanced loss' : ''}; ${trainSet.length} training rows; logits divided by a temperature of ${temperature.toFixed(3)} plus a bias per label, fitted on half of the validation rows.`
-}
+const raw: Weights = train(trainSet, cfg, { ...spec.train, classes }, (w) => score((texts) => predictAll(w, texts, cfg, vectors)), vectors)
+// each validation set counts alike in the fit, whatever its size (one temperature for every domain)
+const sets = data.validation.filter((v) => v.calibration !== false).map((v) => v.rows.filter((r) => calibrates(r.text) && (multi || labelOf(r.label) >= 0)))
+const cal = sets.flat()
+const weightOf = sets.flatMap((rows) => rows.map(() => cal.length / (sets.length * rows.length)))
+const fitted = fitCalibration(logitsAll(raw, cal.map((r) => r.text), cfg, vectors), goldOf(cal), multi, weightOf)
+const temperature = fitted.temperature
+const bias = fitted.bias.map((b) => Number(b.toFixed(4)))
+const weights = withTemperature(raw, temperature, bias)
+process.stderr.write(`  temperature ${temperature.toFixed(3)}, label biases ${bias.join(' ')} (fitted on ${cal.length} validation rows)\n`)
+const predict: Predict = (texts) => predictAll(weights, texts, cfg, vectors)
+const architecture = `fastText-style embedding bag (dim ${spec.train.dim}, ${features}${(spec.train.hidden ?? 0) > 0 && useVectors ? `; the word-vector mean through ${spec.train.hidden} ReLU units` : ''}) into ${multi ? 'one sigmoid per label (independent scores)' : 'a softmax'}, ${spec.train.epochs} epochs of SGD from lr ${spec.train.lr}${spec.train.balance ? ', class-balanced loss' : ''}; ${trainSet.length} training rows; logits divided by a temperature of ${temperature.toFixed(3)} plus a bias per label, fitted on half of the validation rows.`
 
 const metrics: Array<{ dataset: string, split: string, metric: string, value: number, baseline?: string }> = []
 for (const v of data.validation) {
@@ -104,7 +90,7 @@ for (const v of data.validation) {
     metrics.push({ dataset: v.name, split: `${v.split}, the half not used to fit the temperature`, metric: 'expected calibration error (top label, 15 bins)', value: Number(ece(predict(report.map((r) => r.text)), goldOf(report)).toFixed(4)), baseline: 'target <= 0.05' })
   }
 }
-if (spec.mixture === undefined && env.TRAIN_LODO !== '0') {
+if (env.TRAIN_LODO !== '0') {
   for (const d of data.domains ?? []) {
     const v = data.validation[d.validation]!
     const rows = data.train.filter((r) => r.domain !== d.domain)
@@ -118,62 +104,15 @@ if (spec.mixture === undefined && env.TRAIN_LODO !== '0') {
 for (const m of metrics) process.stderr.write(`  ${m.dataset} ${m.split}: ${m.metric} = ${m.value}\n`)
 
 const dir = env.TRAIN_OUT ?? join(STORE, op!, '1') // TRAIN_OUT: experiments elsewhere
-await mkdir(dir, { recursive: true })
-const { tf } = await getTf()
-await save(tf, join(dir, 'model.json'))
-await quantiseEmbedding(join(dir, 'model.json'), 'features')
-await writeFile(join(dir, 'features.json'), JSON.stringify(cfg, null, 2) + '\n')
-const inputs = [
-  { name: 'ids', dtype: 'int32', shape: [null, null], description: 'hashed feature ids of each text (lib/text/features.ts with features.json); 0 pads' },
-  { name: 'weights', dtype: 'float32', shape: [null, null], description: '1/n for each of the n features of a text, 0 on padding' },
-  ...(useVectors ? [{ name: 'vectors', dtype: 'float32', shape: [null, vectors!.dim], description: `the SIF-weighted, L2-normalised mean of the text's word vectors from model-store/${VECTORS} (lib/text/word-vectors.ts)` }] : [])
-]
-const manifest = {
-  name: op,
-  version: 1,
-  kind: 'text-classifier',
+await saveClassifier(dir, weights, cfg, {
+  op: op!,
   description: spec.description,
-  languages: ['en'],
   labels: spec.labels,
   ...(spec.tags !== undefined ? { tags: spec.tags } : {}),
-  inputs,
-  outputs: [{ name: multi ? 'scores' : 'probabilities', dtype: 'float32', shape: [null, spec.labels.length], description: multi ? 'an independent probability per label (sigmoid)' : 'probabilities over the labels (softmax)' }],
-  files: ['model.json', 'weights.bin', 'features.json', ...(useVectors ? [`../../${VECTORS}`] : [])],
-  training: {
-    command: `npm run train -- ${op}`,
-    seed: spec.train.seed,
-    data: data.sources,
-    notes: [architecture, spec.notes ?? ''].join(' ').trim()
-  },
-  ...(temperature !== undefined ? { calibration: { method: 'temperature scaling with a bias per label', temperature: Number(temperature.toFixed(4)), bias } } : {}),
-  metrics,
-  created: new Date().toISOString()
-}
-await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n')
+  seed: spec.train.seed,
+  sources: data.sources,
+  notes: [architecture, spec.notes ?? ''].join(' ').trim(),
+  calibration: { method: 'temperature scaling with a bias per label', temperature: Number(temperature.toFixed(4)), bias },
+  metrics
+})
 process.stderr.write(`wrote model-store/${op}/1 in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`)
-
-function trainTheMixture (spec: OpSpec, data: ReturnType<OpSpec['data']>): { predict: Predict, save: (tf: TF, path: string) => Promise<void>, architecture: string } {
-  const mx = data.mixture!
-  const ma = spec.mixture!
-  // progress figures: each expert alone on its domain's validation set; the gate, the share of both
-  // validation sets' texts it sends to their own domain's expert
-  const va = data.validation[mx.a.validation]!
-  const vb = data.validation[mx.b.validation]!
-  const expertScore = (v: Validation) => (w: Weights) => ({ name: `${v.metric.name} (${v.name}, this expert alone)`, value: scoreOn(v, (texts) => predictAll(w, texts, cfg)) })
-  const gateScore = (w: Weights) => {
-    const pa = predictAll(w, va.rows.map((r) => r.text), cfg).filter((p) => (p[1] as number) > 0.5).length
-    const pb = predictAll(w, vb.rows.map((r) => r.text), cfg).filter((p) => (p[1] as number) <= 0.5).length
-    return { name: 'texts sent to their own domain\'s expert', value: (pa + pb) / (va.rows.length + vb.rows.length) }
-  }
-  const m = trainMixture(cfg,
-    { name: mx.a.name, examples: toExamples(mx.a.rows), opts: { ...ma.a, classes }, validate: expertScore(va) },
-    { name: mx.b.name, examples: toExamples(mx.b.rows), opts: { ...ma.b, classes }, validate: expertScore(vb) },
-    { name: 'gate', examples: mx.gate.map((r) => ({ text: r.text, label: r.label === 'a' ? 1 : 0 })), opts: { ...ma.gate, classes: 2 }, validate: gateScore },
-    (m) => score((texts) => predictMixture(m, texts, cfg)))
-  const fmt = (o: Omit<TrainOptions, 'classes'>) => `dim ${o.dim}, ${o.epochs} epochs of SGD from lr ${o.lr}${o.balance ? ', class-balanced loss' : ''}, seed ${o.seed}`
-  return {
-    predict: (texts) => predictMixture(m, texts, cfg),
-    save: (tf, path) => saveMixture(tf, m, path),
-    architecture: `Gated mixture of two fastText-style embedding bags over ${features}: expert ${mx.a.name} (${mx.a.rows.length} rows; ${fmt(ma.a)}), expert ${mx.b.name} (${mx.b.rows.length} rows; ${fmt(ma.b)}), and a gate that tells their domains apart (${mx.gate.length} rows; ${fmt(ma.gate)}); probabilities are g * P_${mx.a.name} + (1 - g) * P_${mx.b.name}, one embedding table holding all three side by side.`
-  }
-}
