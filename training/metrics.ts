@@ -47,33 +47,6 @@ export function ece (probs: number[][], gold: number[], bins = 15): number {
   return total === 0 ? 0 : n.reduce((a, k, b) => a + (k === 0 ? 0 : Math.abs(conf[b]! - hit[b]!)), 0) / total
 }
 
-/** The temperature T minimising the negative log-likelihood of softmax(z / T) (or sigmoid per label, gold -1: no label) on held rows. */
-export function fitTemperature (logits: number[][], gold: number[], multiLabel: boolean, weights?: number[]): number {
-  const nll = (t: number) => {
-    let s = 0
-    logits.forEach((z, i) => {
-      const k = weights?.[i] ?? 1
-      if (multiLabel) {
-        z.forEach((v, c) => { const p = 1 / (1 + Math.exp(-v / t)); s -= k * Math.log(Math.max(1e-12, c === gold[i] ? p : 1 - p)) })
-      } else {
-        const m = Math.max(...z)
-        const sum = z.reduce((a, v) => a + Math.exp((v - m) / t), 0)
-        s -= k * ((z[gold[i] as number]! - m) / t - Math.log(sum))
-      }
-    })
-    return s
-  }
-  // golden-section search over log T in [log 0.1, log 20]
-  let lo = Math.log(0.1); let hi = Math.log(20)
-  const g = (Math.sqrt(5) - 1) / 2
-  let a = hi - g * (hi - lo); let b = lo + g * (hi - lo)
-  let fa = nll(Math.exp(a)); let fb = nll(Math.exp(b))
-  for (let k = 0; k < 60; k++) {
-    if (fa < fb) { hi = b; b = a; fb = fa; a = hi - g * (hi - lo); fa = nll(Math.exp(a)) } else { lo = a; a = b; fa = fb; b = lo + g * (hi - lo); fb = nll(Math.exp(b)) }
-  }
-  return Math.exp((lo + hi) / 2)
-}
-
 /** Half the validation rows, by a hash of the text, fit a model's temperature; the other half report its calibration. */
 export function fitsTemperature (text: string): boolean {
   let h = 40503
