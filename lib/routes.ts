@@ -70,7 +70,9 @@ export function textOperation<R> (fastify: FastifyInstance, spec: TextOperation<
 
   // language routing (spec.detect): the models, the languages they serve, each text's language
   const models = () => [spec.model, ...(spec.models ?? [])].map((m) => fastify.models.get(m))
-  const supported = () => spec.languages ?? languagesServed(models())
+  // the models are loaded once, before the first request: their languages are read once too
+  let served: readonly string[] | undefined
+  const supported = () => spec.languages ?? (served ??= languagesServed(models()))
   const routedLangs = async (texts: string[], lc: unknown): Promise<TextLang[]> => {
     const ok = supported() ?? []
     const langs = await languagesOf(texts, lc, fastify.models.get(DETECTOR), ok)
