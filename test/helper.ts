@@ -139,8 +139,6 @@ export async function buildWithRealModels (t: Tap, names: string[], opts: BuildO
     for (const n of readdirSync(FIXTURES)) if (!names.includes(n)) symlinkSync(join(FIXTURES, n), join(store, n), 'dir')
   }
   for (const n of names) symlinkSync(join(MODEL_STORE, n), join(store, n), 'dir')
-  // shared resources the models read (the word vectors of model-store/word-vectors)
-  for (const r of ['word-vectors']) if (!names.includes(r) && existsSync(join(MODEL_STORE, r)) && !existsSync(join(store, r))) symlinkSync(join(MODEL_STORE, r), join(store, r), 'dir')
   return build(t, { ...opts, env: { MODEL_STORE: store, ...opts.env } })
 }
 

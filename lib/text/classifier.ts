@@ -2,12 +2,12 @@
 // LayersModel (hashed-feature embedding bag, averaged, then a softmax layer) and its feature
 // configuration. One code path: a single text is a batch of one; a batch runs as one tensor batch
 // (cut into several when its texts x features x dim would pass MAX_ACTIVATIONS, to bound memory).
-import { readFile, realpath } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { LoadedModel, ModelLoader } from '../models.js'
 import { fileIO } from '../tf-io.js'
 import { featureIds, featuriseBatch, type FeatureConfig } from './features.js'
-import { loadWordVectors, vectorWords, type WordVectors } from './word-vectors.js'
+import { loadSharedVectors, vectorWords, type WordVectors } from './word-vectors.js'
 import type { TF } from '../tf.js'
 
 type Tensor = import('@tensorflow/tfjs').Tensor
@@ -23,9 +23,8 @@ export const loadTextClassifier: ModelLoader = async (dir, manifest, tf) => {
   const cfg = JSON.parse(await readFile(join(dir, 'features.json'), 'utf8')) as FeatureConfig
   const model = await tf.loadLayersModel(fileIO(join(dir, 'model.json')))
   const dim = (model.getLayer('features').getWeights()[0]?.shape[1] as number | undefined) ?? 32
-  // the shared word-vector table, named relative to the model store (model-store/<model>/<version>/..)
-  // (the real folder: a store of symlinked model folders, as the tests build, still finds the table)
-  const vectors = cfg.vectors === undefined ? undefined : await loadWordVectors(join(await realpath(dir), '..', '..', cfg.vectors))
+  // the shared word-vector table, named relative to the model store
+  const vectors = cfg.vectors === undefined ? undefined : await loadSharedVectors(dir, cfg.vectors)
   const forward = embeddingBag(tf, model, cfg, vectors) ?? ((texts: string[]) => {
     const { ids, weights, width } = featuriseBatch(texts, cfg)
     const inputs = [tf.tensor2d(ids, [texts.length, width], 'int32'), tf.tensor2d(weights, [texts.length, width])]

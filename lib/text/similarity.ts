@@ -9,7 +9,7 @@ import type { LoadedModel, ModelLoader } from '../models.js'
 import { fileIO } from '../tf-io.js'
 import { CHAR_BUCKETS, FEATURES, WORD_BUCKETS, decodeVectors, pairFeatures, tfidfCosine, type IdfTable, type WordVectors } from './similarity-features.js'
 import { SIF_FEATURES, sifFeatures } from './similarity-sif.js'
-import { loadWordVectors, type WordVectors as SharedVectors } from './word-vectors.js'
+import { loadSharedVectors, type WordVectors as SharedVectors } from './word-vectors.js'
 
 export interface SimilarityInput { a: string, b: string, lang: string }
 
@@ -54,8 +54,7 @@ export async function loadTables (dir: string): Promise<SimilarityTables> {
   const bin = await readFile(join(dir, 'vectors.bin'))
   if (bin.length !== cfg.words * (4 + cfg.dim)) throw new Error(`vectors.bin: expected ${cfg.words * (4 + cfg.dim)} bytes, found ${bin.length}`)
   const vectors = decodeVectors(await readFile(join(dir, 'words.txt'), 'utf8'), bin, cfg.dim)
-  // the model store's root is two folders up (<store>/similarity/<version>)
-  const shared = cfg.sif !== undefined ? await loadWordVectors(join(dir, '..', '..', cfg.sif.wordVectors)) : undefined
+  const shared = cfg.sif !== undefined ? await loadSharedVectors(dir, cfg.sif.wordVectors) : undefined
   return { idf, vectors, cfg, ...(shared !== undefined ? { shared } : {}) }
 }
 

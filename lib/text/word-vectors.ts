@@ -4,7 +4,7 @@
 // this one table instead of each carrying a copy; a thread loads it once (cached by folder).
 // Rows are in frequency order, so a word's rank gives its estimated probability (Zipf's law) for
 // SIF weighting (Arora et al. 2017): weight = a / (a + p(w)).
-import { readFile } from 'node:fs/promises'
+import { readFile, realpath } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 
 export interface WordVectors {
@@ -32,6 +32,15 @@ export function loadWordVectors (dir: string): Promise<WordVectors> {
     p.catch(() => cache.delete(key))
   }
   return p
+}
+
+/**
+ * The shared table a model names relative to the store it is in (<store>/<model>/<version>/../../<name>),
+ * found from the model folder's real path: a store of symlinked model folders, as the tests build,
+ * finds the table beside the real folders.
+ */
+export async function loadSharedVectors (modelDir: string, name: string): Promise<WordVectors> {
+  return loadWordVectors(join(await realpath(modelDir), '..', '..', name))
 }
 
 interface Header { dim: number, size: number, sifA: number }

@@ -5,8 +5,7 @@
 // a label's score is the SIF-weighted mean, over the text's known words, of that similarity,
 // and the scores become probabilities by a softmax at a fixed temperature (docs/models/custom_classifier.md).
 import type { LoadedModel, ModelLoader } from '../models.js'
-import { join } from 'node:path'
-import { loadWordVectors, vectorWords, type WordVectors } from './word-vectors.js'
+import { loadSharedVectors, vectorWords, type WordVectors } from './word-vectors.js'
 
 export interface ZeroShotLabel { name: string, keywords: string[] }
 export interface ZeroShotInput { text: string, labels: ZeroShotLabel[] }
@@ -89,7 +88,7 @@ export function zeroShot (v: WordVectors, input: ZeroShotInput, s: ZeroShotSetti
 
 export const loadZeroShot: ModelLoader = async (dir, manifest) => {
   const m = manifest as typeof manifest & { vectors: string, settings: ZeroShotSettings }
-  const v = await loadWordVectors(join(dir, '..', '..', m.vectors))
+  const v = await loadSharedVectors(dir, m.vectors)
   return {
     manifest,
     // labels of which no word is known cannot be scored: their indexes come back instead
