@@ -5,12 +5,12 @@ import { amazonAlexa, customerReviews, dairEmotion, isear, multiDomainReviews, s
 import { macroF1, macroRecall, recall } from './metrics.js'
 import { binaryAccuracy, dedupe, everyday, weighDomains } from './mix.js'
 import type { OpSpec } from './ops.js'
+import { GOEMO } from './sources.js'
 
 /** word unigrams, bigrams and character 3-5-grams; long reviews are read up to 2,000 characters */
 export const MIXED: FeatureConfig = { buckets: 1 << 17, charNgrams: [3, 5], wordBigrams: true, maxFeatures: 1500, maxChars: 2000 }
 
 const SEMEVAL = { name: 'SemEval-2017 Task 4A (2013-2016 tweets)', path: 'sentiment/semeval2017-task4a', licence: 'research use (tweets under the Twitter/X terms; repository MIT)' }
-const GOEMO = { name: 'GoEmotions', path: 'emotion/goemotions', licence: 'Apache-2.0' }
 
 const SENTIMENT_LABELS = ['negative', 'neutral', 'positive']
 export const sentiment: OpSpec = {

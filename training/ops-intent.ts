@@ -5,6 +5,7 @@ import { accuracy, f1, macroF1, recall } from './metrics.js'
 import { dedupe, everyday, shareCalled, weighDomains } from './mix.js'
 import { MIXED, only } from './ops-feelings.js'
 import type { OpSpec } from './ops.js'
+import { AG, BBC, CLINC, GOEMO, HUFFPOST } from './sources.js'
 
 // Weak labels for marketing: spam that sells (offers, shops, subscriptions) without the prize,
 // claim and urgency wording of scams.
@@ -13,7 +14,6 @@ export const SCAM = /\b(won|win|winner|prize|claim|urgent|selected|guaranteed|ca
 const promoOrScam = (text: string) => PROMO.test(text) && !SCAM.test(text) ? 'marketing' : 'spam'
 
 const GO = { gratitude: 15, admiration: 0 }
-const GOEMO = { name: 'GoEmotions', path: 'emotion/goemotions', licence: 'Apache-2.0' }
 const COMPLAINTS = { name: 'Complaints on Twitter (Preotiuc-Pietro et al. 2019)', path: 'intent/complaints-twitter', licence: 'research use (not stated)' }
 const SUGGEST = { name: 'SemEval-2019 Task 9 suggestions', path: 'intent/semeval2019-task9-suggestions', licence: 'CC BY-NC-SA 4.0' }
 const REVIEWS = { name: 'Customer reviews (Hu & Liu), Amazon Alexa reviews, multi-domain reviews (books, dvd, electronics)', path: 'sentiment/customer-reviews-hu-liu, sentiment/amazon-alexa-reviews, sentiment/multi-domain-sentiment-blitzer2007', licence: 'research use; Alexa CC0 (not verified)', split: 'hash 4/5' }
@@ -59,11 +59,9 @@ export const intent: OpSpec = {
         { name: 'everyday texts written by the project (never trained on)', split: 'all', rows: days, metric: { name: 'accuracy', score: acc }, calibration: false }
       ],
       sources: [
-        { name: 'BBC News (Greene & Cunningham 2006)', path: 'taxonomy/bbc-news', licence: 'research use only (articles copyright BBC)' },
-        { name: 'AG News (20k of train)', path: 'taxonomy/ag-news', licence: 'research and non-commercial use' },
-        { name: 'HuffPost news category headlines (Bao et al. 36k)', path: 'taxonomy/huffpost-news-category-bao36k', licence: 'CC BY 4.0 (Misra 2018 dataset; not verified)' },
+        BBC, AG, HUFFPOST,
         { name: 'TREC question classification (Li & Roth)', path: 'intent/trec-question-classification', licence: 'research use' },
-        { name: 'CLINC150', path: 'intent/clinc150', licence: 'CC BY 3.0' },
+        CLINC,
         { name: 'SNIPS 2017 intents', path: 'intent/snips-2017', licence: 'CC0 (Snips NLU benchmark; not verified)' },
         { name: 'SMS Spam Collection', path: 'intent/sms-spam-collection', licence: 'CC BY 4.0 (UCI page; not verified)' },
         { name: 'Enron-Spam (Metsis et al. 2006), enron1-5, spam only', path: 'intent/enron-spam', licence: 'research use (public Enron corpus)', split: 'hash 4/5 (enron6 held out, never read)' },

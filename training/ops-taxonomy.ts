@@ -5,6 +5,7 @@ import { bbc, clinc, smsSpam, split, withoutOverlap, type Labelled } from './dat
 import { agNews20k, dbpedia14, huffpost, iabTier1 } from './data-domains.js'
 import { everyday, shareUnder, top1, weighDomains } from './mix.js'
 import type { OpSpec } from './ops.js'
+import { AG, BBC, CLINC, HUFFPOST } from './sources.js'
 
 /** each tag's IAB Content Taxonomy 3.1 tier-1 name (ids are read from taxonomy/iab-content-taxonomy) */
 const IAB: Record<string, string> = {
@@ -76,11 +77,11 @@ export const taxonomy: OpSpec = {
         { name: 'everyday texts written by the project with a topic that is a tag (never trained on)', split: 'all', rows: days.filter((r) => r.label !== 'NONE'), metric: { name: 'top-1 accuracy', score: top1 }, calibration: false }
       ],
       sources: [
-        { name: 'BBC News (Greene & Cunningham 2006)', path: 'taxonomy/bbc-news', licence: 'research use only (articles copyright BBC)', split: 'hash 4/5' },
-        { name: 'AG News (20k of train)', path: 'taxonomy/ag-news', licence: 'research and non-commercial use', split: 'hash 4/5' },
-        { name: 'HuffPost news category headlines (Bao et al. 36k)', path: 'taxonomy/huffpost-news-category-bao36k', licence: 'CC BY 4.0 (Misra 2018 dataset; not verified)', split: 'hash 4/5' },
+        { ...BBC, split: 'hash 4/5' },
+        { ...AG, split: 'hash 4/5' },
+        { ...HUFFPOST, split: 'hash 4/5' },
         { name: 'DBpedia-14 (subset)', path: 'taxonomy/dbpedia14-subset14k', licence: 'CC BY-SA 3.0 (DBpedia)', split: 'hash 4/5' },
-        { name: 'CLINC150', path: 'intent/clinc150', licence: 'CC BY 3.0', split: 'train (val for validation)' },
+        { ...CLINC, split: 'train (val for validation)' },
         { name: 'SMS Spam Collection, ham (as texts of no topic)', path: 'intent/sms-spam-collection', licence: 'CC BY 4.0 (UCI page; not verified)', split: 'hash 4/5' },
         { name: 'IAB Tech Lab Content Taxonomy 3.1 (tier-1 names and ids)', path: 'taxonomy/iab-content-taxonomy', licence: 'CC BY 3.0' }
       ]
