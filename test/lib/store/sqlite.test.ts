@@ -56,6 +56,37 @@ t.test('rate windows: counted, refused over max without a charge, restarted afte
   t.match(await s.hit('k:key_r', 300), { current: 1 }, 'swept windows start again')
 })
 
+t.test('charges asked for in one turn commit together, each seeing the ones before it; a failed commit fails them all', async (t) => {
+  const dir = tempDir(t)
+  const s = new SqliteStore(dir, { busyMs: 50 })
+  t.teardown(() => s.close())
+  const now = new Date()
+  const all = await Promise.all(Array.from({ length: 7 }, () => s.charge('key_g', 'text', 1, limits, now, 'sentiment')))
+  t.same(all.map((r) => r.ok), [true, true, true, true, true, false, false], 'the daily limit of 5, in the order asked')
+  t.same(all.map((r) => r.daily.used), [1, 2, 3, 4, 5, 5, 5])
+  // one commit for the group: the write-ahead log grows by one commit's pages, not by twenty
+  const db0 = (s as unknown as { db: { exec (sql: string): void, prepare (sql: string): { raw (): { get (): unknown[] } } } }).db
+  const walFrames = (): number => db0.prepare('PRAGMA wal_checkpoint(PASSIVE)').raw().get()[1] as number
+  const big = { daily: 1000, monthly: 1000 }
+  db0.exec('PRAGMA wal_checkpoint(TRUNCATE)')
+  await Promise.all(Array.from({ length: 20 }, () => s.charge('key_w', 'text', 1, big, now, 'sentiment')))
+  const grouped = walFrames()
+  db0.exec('PRAGMA wal_checkpoint(TRUNCATE)')
+  for (let i = 0; i < 20; i++) await s.charge('key_w', 'text', 1, big, now, 'sentiment')
+  const oneByOne = walFrames()
+  t.ok(grouped * 5 < oneByOne, `20 charges in one turn wrote ${grouped} log frames, one per turn ${oneByOne}`)
+  // another connection holds the write lock: the whole group is refused, and nothing is charged
+  const other = new SqliteStore(dir)
+  const db = (other as unknown as { db: { exec (sql: string): void } }).db
+  db.exec('BEGIN IMMEDIATE')
+  const group = await Promise.allSettled([s.charge('key_h', 'text', 1, limits, now, 'sentiment'), s.charge('key_h', 'text', 1, limits, now, 'sentiment')])
+  t.same(group.map((r) => r.status), ['rejected', 'rejected'], 'both charges of the group fail while the file is locked')
+  db.exec('ROLLBACK')
+  await other.close()
+  t.match(await s.usage('key_h', 'text', limits, now), { daily: { used: 0 } }, 'nothing of the failed group was charged')
+  t.match(await s.charge('key_h', 'text', 1, limits, now, 'sentiment'), { ok: true, daily: { used: 1 } }, 'the next turn commits again')
+})
+
 t.test('keys of the earlier key file are imported once', async (t) => {
   const dir = tempDir(t)
   writeFileSync(join(dir, 'keys.json'), JSON.stringify({ keys: [record('key_old', 'c'.repeat(64))] }))
