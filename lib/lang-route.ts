@@ -29,6 +29,9 @@ export async function languagesOf (texts: string[], given: unknown, detector: Lo
 
 /** Runs each language's texts (one call per language) and puts the results back in input order. */
 export async function runByLanguage<R> (texts: string[], langs: TextLang[], run: (texts: string[], lang: string) => Promise<R[]>): Promise<R[]> {
+  // most calls are in one language: one call, nothing to put back
+  const first = langs[0]?.code
+  if (first !== undefined && langs.every((l) => l.code === first)) return run(texts, first)
   const groups = new Map<string, number[]>()
   langs.forEach((l, i) => {
     const g = groups.get(l.code)
@@ -66,10 +69,21 @@ export function withLangFields (s: TSchema | undefined, batch: boolean): TSchema
 /** Says which languages answered: Content-Language and X-Lang-Source headers (the distinct values),
  * and unless `headersOnly`, lang_code and lang_source fields (one per text in a batch). */
 export function reportLangs (reply: FastifyReply, out: unknown, langs: TextLang[], batch: boolean, headersOnly: boolean): unknown {
-  reply.header('content-language', [...new Set(langs.map((l) => l.code))].join(', '))
-  reply.header('x-lang-source', [...new Set(langs.map((l) => l.source))].join(', '))
+  reply.header('content-language', distinct(langs, 'code'))
+  reply.header('x-lang-source', distinct(langs, 'source'))
   if (headersOnly) return out
-  const codes = langs.map((l) => l.code)
-  const sources = langs.map((l) => l.source)
-  return { ...(out as object), lang_code: batch ? codes : codes[0], lang_source: batch ? sources : sources[0] }
+  const first = langs[0] as TextLang
+  return batch
+    ? { ...(out as object), lang_code: langs.map((l) => l.code), lang_source: langs.map((l) => l.source) }
+    : { ...(out as object), lang_code: first.code, lang_source: first.source }
+}
+
+/** The distinct values of a field, in order of first appearance, comma-separated. */
+function distinct (langs: TextLang[], field: 'code' | 'source'): string {
+  let out = langs[0]?.[field] ?? ''
+  for (let i = 1; i < langs.length; i++) {
+    const v = (langs[i] as TextLang)[field]
+    if (v !== out && !out.split(', ').includes(v)) out += ', ' + v
+  }
+  return out
 }

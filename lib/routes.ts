@@ -10,7 +10,7 @@ import type { LoadedModel } from './models.js'
 import { BatchTextBody, IMAGE_ERRORS, SingleTextBody, TEXT_ERRORS, errorResponses } from '../schemas/common.js'
 import { ImageBody } from '../schemas/ops/image.js'
 import { LANGUAGE_NAMES } from './text/languages.js'
-import { DETECTOR, languagesOf, languagesServed, modelFor, reportLangs, runByLanguage, withLangFields, type TextLang } from './lang-route.js'
+import { DETECTOR, languagesOf, wantsDetection, languagesServed, modelFor, reportLangs, runByLanguage, withLangFields, type TextLang } from './lang-route.js'
 
 export function methodNotAllowed (fastify: FastifyInstance, url: string): void {
   fastify.route({
@@ -76,7 +76,8 @@ export function textOperation<R> (fastify: FastifyInstance, spec: TextOperation<
   const routedLangs = async (texts: string[], lc: unknown): Promise<TextLang[]> => {
     const ok = supported() ?? []
     const langs = await languagesOf(texts, lc, fastify.models.get(DETECTOR), ok)
-    const bad = langs.find((l) => !ok.includes(l.code))
+    // a given lang_code was checked in preValidation
+    const bad = wantsDetection(lc) ? langs.find((l) => !ok.includes(l.code)) : undefined
     if (bad !== undefined) throw new Errors.DetectedLangUnsupported(`${LANGUAGE_NAMES[bad.code] ?? bad.code} "${bad.code}"`, spec.op, ok.join(', '))
     return langs
   }

@@ -38,8 +38,6 @@ export class RedisStore implements Store {
   private readonly wait: number
   private readonly timeoutMs: number
   private readonly prefix: string
-  // the key id of each charge made lately, by token: an undo names only the token
-  private readonly tokens = new Map<string, { id: string, at: number }>()
   // replicas connected to the primary (under a Cluster: the fewest any master has), polled each
   // second: WAIT asks for no more than there are. A primary left without replicas (its replica
   // promoted away or down) cannot lose a write to a failover, and waiting for one would stop
@@ -172,7 +170,6 @@ export class RedisStore implements Store {
   async meter (rate: RateWindow | null, id: string, kind: QuotaKind, units: number, limits: Limits, now: Date, op: string, token?: string): Promise<MeterResult> {
     const { p, d, m, h } = this.keysFor(id, kind, now)
     const marker = this.t(id, 'charge', token ?? `${process.pid}-${Date.now()}-${Math.random()}`)
-    if (token !== undefined) this.remember(token, id)
     // counters outlive their period by a day, so a clock a little off never resurrects one
     const dttl = Math.ceil((p.dayReset.getTime() - now.getTime()) / 1000) + 86_400
     const mttl = Math.ceil((p.monthReset.getTime() - now.getTime()) / 1000) + 86_400
@@ -201,23 +198,12 @@ export class RedisStore implements Store {
     return (await this.meter(null, id, kind, units, limits, now, op, token)).charge as ChargeResult
   }
 
-  /** Undoes the charge made under `token`, if it happened and was not undone yet. */
-  async undo (token: string): Promise<boolean> {
-    const made = this.tokens.get(token)
-    // not charged by this process lately: nothing of it to undo here
-    if (made === undefined) return false
-    const sent = await this.withWait<number>((p) => (p as unknown as { otiaUndo: UndoFn }).otiaUndo(this.t(made.id, 'charge', token)))
+  /** Undoes the charge made for key `id` under `token`, if it happened and was not undone yet;
+   * if it has not arrived yet, it will be refused when it does. */
+  async undo (token: string, id: string): Promise<boolean> {
+    const sent = await this.withWait<number>((p) => (p as unknown as { otiaUndo: UndoFn }).otiaUndo(this.t(id, 'charge', token)))
     this.checkReplicated(sent)
-    const done = sent.reply === 1
-    this.tokens.delete(token)
-    return done
-  }
-
-  /** Notes that a charge under `token` is being sent for key `id` (meter does); kept 120 s, as the markers. */
-  remember (token: string, id: string): void {
-    const now = Date.now()
-    if (this.tokens.size >= 10_000) for (const [k, v] of this.tokens) if (now - v.at > 120_000) this.tokens.delete(k)
-    this.tokens.set(token, { id, at: now })
+    return sent.reply === 1
   }
 
   async refund (id: string, kind: QuotaKind, units: number, now: Date, op: string): Promise<void> {

@@ -69,7 +69,7 @@ export interface Store {
    * Undoes the charge made under `token` if it took place (a charge whose reply was lost may or may
    * not have); a store whose charges cannot be lost has none.
    */
-  undo? (token: string): Promise<boolean>
+  undo? (token: string, id: string): Promise<boolean>
   /** counts one request in the rate window `key` (started by the first request, `windowMs` long) */
   hit (key: string, windowMs: number): Promise<RateCount>
   /**

@@ -52,9 +52,9 @@ function retrier (store: QuotaStore) {
   const timers = new Set<NodeJS.Timeout>()
   const later = (fn: () => void, ms: number) => { const t = setTimeout(() => { timers.delete(t); fn() }, ms); timers.add(t) }
   // the charge may have happened with its reply lost: undo it, if so, once the store answers
-  const undo = (token: string, attempt = 0): void => {
+  const undo = (token: string, id: string, attempt = 0): void => {
     if (store.undo === undefined || attempt >= 30) return
-    later(() => { store.undo!(token).catch(() => undo(token, attempt + 1)) }, attempt === 0 ? 100 : 1000)
+    later(() => { store.undo!(token, id).catch(() => undo(token, id, attempt + 1)) }, attempt === 0 ? 100 : 1000)
   }
   // FAIL_OPEN: served while the store was down, counted once it answers (no quota check: they
   // were already served); kept in memory, at most 100,000
@@ -97,7 +97,7 @@ export default fp(async (fastify) => {
     try {
       res = await store.meter(rate, req.apiKey.id, c.kind, c.units, planLimits(req.apiKey.plan, c.kind), c.at, c.op, req.id)
     } catch (err) {
-      retry.undo(req.id)
+      retry.undo(req.id, req.apiKey.id)
       if (config.failOpen) { retry.countLater(req.apiKey.id, c); return }
       fastify.log.warn({ err: (err as Error).message }, 'quota store unavailable')
       throw storeUnavailable()
@@ -117,11 +117,11 @@ export default fp(async (fastify) => {
   async function refund (req: FastifyRequest, c: Charge, id: string): Promise<void> {
     req.charged = null
     try {
-      if (store.undo !== undefined) await store.undo(req.id)
+      if (store.undo !== undefined) await store.undo(req.id, id)
       else await store.refund(id, c.kind, c.units, c.at, c.op)
     } catch (err) {
       req.log.error({ err: (err as Error).message }, 'refund failed; retrying in the background')
-      retry.undo(req.id, 1)
+      retry.undo(req.id, id, 1)
     }
   }
   // A callback hook: most answers need no refund, and then it costs no promise and no tick. A

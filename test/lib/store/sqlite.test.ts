@@ -52,7 +52,7 @@ t.test('rate windows: counted, refused over max without a charge, restarted afte
   t.match(await s.usage('key_r', 'text', limits, now), { daily: { used: 2 } }, 'the limited one was not charged')
   await new Promise((resolve) => setTimeout(resolve, 350))
   t.match(await s.hit('k:key_r', 300), { current: 1 }, 'a new window')
-  s.sweep(Date.now() + 1000)
+  await s.sweep(Date.now() + 1000)
   t.match(await s.hit('k:key_r', 300), { current: 1 }, 'swept windows start again')
 })
 
@@ -85,6 +85,28 @@ t.test('charges asked for in one turn commit together, each seeing the ones befo
   await other.close()
   t.match(await s.usage('key_h', 'text', limits, now), { daily: { used: 0 } }, 'nothing of the failed group was charged')
   t.match(await s.charge('key_h', 'text', 1, limits, now, 'sentiment'), { ok: true, daily: { used: 1 } }, 'the next turn commits again')
+})
+
+t.test('while another process holds the write lock, charges wait for it without blocking the event loop', async (t) => {
+  const dir = tempDir(t)
+  const s = new SqliteStore(dir, { busyMs: 5000 })
+  t.teardown(() => s.close())
+  const other = new SqliteStore(dir)
+  const db = (other as unknown as { db: { exec (sql: string): void } }).db
+  db.exec('BEGIN IMMEDIATE')
+  const now = new Date()
+  const charges = Promise.all([s.charge('key_l', 'text', 1, limits, now, 'sentiment'), s.charge('key_l', 'text', 1, limits, now, 'sentiment')])
+  // timers keep firing while the charges wait: the thread is free
+  let ticks = 0
+  const timer = setInterval(() => { ticks++ }, 5)
+  await new Promise((resolve) => setTimeout(resolve, 100))
+  clearInterval(timer)
+  t.ok(ticks >= 5, `${ticks} timer ticks while the lock was held`)
+  const late = s.charge('key_l', 'text', 1, limits, now, 'sentiment')
+  db.exec('COMMIT')
+  await other.close()
+  t.same((await charges).map((r) => r.daily.used), [1, 2], 'granted once the lock is free')
+  t.match(await late, { ok: true, daily: { used: 3 } }, 'a charge asked for meanwhile joins them')
 })
 
 t.test('keys of the earlier key file are imported once', async (t) => {

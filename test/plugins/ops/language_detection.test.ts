@@ -83,10 +83,15 @@ t.test('lang_code omitted or auto routes by the detected language', { skip: rout
     t.equal(r.lang_code, 'en', text)
   }
   // a batch of mixed languages: each text its own language, in order
-  const batch = (await post(app, '/v4/emotion_batch', { text: ['ok', es, 'Ich habe solche Angst vor der Prüfung morgen früh'] })).json() as { emotion: unknown[], lang_code: string[], lang_source: string[] }
-  t.same(batch.lang_code, ['en', 'es', 'de'])
-  t.same(batch.lang_source, ['default', 'detected', 'detected'])
-  t.equal(batch.emotion.length, 3)
+  const mixed = await post(app, '/v4/emotion_batch', { text: ['ok', es, 'Ich habe solche Angst vor der Prüfung morgen früh', es] })
+  const batch = mixed.json() as { emotion: unknown[], lang_code: string[], lang_source: string[] }
+  t.equal(mixed.headers['content-language'], 'en, es, de', 'each language once, in order')
+  t.equal(mixed.headers['x-lang-source'], 'default, detected')
+  const spanish = (await post(app, '/v4/emotion', { text: es })).json() as { emotion: unknown }
+  t.same(batch.emotion[3], spanish.emotion, 'a text of a mixed batch gets the answer it gets alone')
+  t.same(batch.lang_code, ['en', 'es', 'de', 'es'])
+  t.same(batch.lang_source, ['default', 'detected', 'detected', 'detected'])
+  t.equal(batch.emotion.length, 4)
   // a detected language the operation does not serve: 400 naming the supported ones
   const ja = await post(app, '/v4/sarcasm', { text: 'これは本当に素晴らしい一日でした、ありがとう' })
   t.equal(ja.statusCode, 400)
