@@ -3,7 +3,7 @@
 import neostandard from 'neostandard'
 
 export default [
-  ...neostandard({ ts: true, ignores: ['node_modules/**', 'test-output/**', 'data/**', 'model-store/**', 'coverage/**', '.tap/**'] }),
+  ...neostandard({ ts: true, ignores: ['scratch/**', 'node_modules/**', 'test-output/**', 'data/**', 'model-store/**', 'coverage/**', '.tap/**'] }),
   {
     rules: {
       // TypeBox's idiom: a schema and its static type share one name
@@ -20,7 +20,7 @@ export default [
   {
     // STYLE: no source file over 300 lines, no function over 80 (warnings: they do not fail the tests)
     files: ['**/*.ts'],
-    ignores: ['test/**'],
+    ignores: ['scratch/**', 'test/**'],
     rules: {
       'max-lines': ['warn', { max: 300 }],
       'max-lines-per-function': ['warn', { max: 80, skipBlankLines: true, skipComments: true }]
