@@ -9,7 +9,6 @@ import { fileIO } from '../tf-io.js'
 import { featureIds, featuriseBatch, type FeatureConfig } from './features.js'
 import { loadSharedVectors, vectorWords, type WordVectors } from './word-vectors.js'
 import type { TF } from '../tf.js'
-import { jsStep, rowsOf, type JsStep, type Mat } from './dense-js.js'
 
 type Tensor = import('@tensorflow/tfjs').Tensor
 type Tensor2D = import('@tensorflow/tfjs').Tensor2D
@@ -19,9 +18,6 @@ type LayersModel = import('@tensorflow/tfjs').LayersModel
 // pass this many floats (64 MB): long texts are then cut into several tensor batches. The JS
 // embedding bag below never builds those activations, but model.predict (the fallback) does.
 const MAX_ACTIVATIONS = 16 * 1024 * 1024
-// Batches of up to this many texts run the layers after the sums in plain JS (dense-js.ts): for
-// them TF.js's per-kernel bookkeeping costs more than the arithmetic.
-const JS_BATCH = 32
 
 export const loadTextClassifier: ModelLoader = async (dir, manifest, tf) => {
   const cfg = JSON.parse(await readFile(join(dir, 'features.json'), 'utf8')) as FeatureConfig
@@ -29,8 +25,7 @@ export const loadTextClassifier: ModelLoader = async (dir, manifest, tf) => {
   const dim = (model.getLayer('features').getWeights()[0]?.shape[1] as number | undefined) ?? 32
   // the shared word-vector table, named relative to the model store
   const vectors = cfg.vectors === undefined ? undefined : await loadSharedVectors(dir, cfg.vectors)
-  const bag = embeddingBag(tf, model, cfg, vectors)
-  const forward = bag?.tf ?? ((texts: string[]) => {
+  const forward = embeddingBag(tf, model, cfg, vectors) ?? ((texts: string[]) => {
     const { ids, weights, width } = featuriseBatch(texts, cfg)
     const inputs = [tf.tensor2d(ids, [texts.length, width], 'int32'), tf.tensor2d(weights, [texts.length, width])]
     if (vectors !== undefined) inputs.push(tf.tensor2d(sentenceVectors(texts, cfg, vectors), [texts.length, vectors.dim]))
@@ -46,7 +41,6 @@ export const loadTextClassifier: ModelLoader = async (dir, manifest, tf) => {
     return out
   }
   const run = (texts: string[]): number[][] => {
-    if (bag?.js != null && texts.length <= JS_BATCH) return bag.js(texts)
     const probs = tf.tidy(() => forward(texts))
     try { return probs.arraySync() as number[][] } finally { probs.dispose() }
   }
@@ -69,7 +63,7 @@ export const loadTextClassifier: ModelLoader = async (dir, manifest, tf) => {
  * (test/lib/text/models.test.ts compares them for every model in model-store). Null, and
  * model.predict is used, for another architecture.
  */
-function embeddingBag (tf: TF, model: LayersModel, cfg: FeatureConfig, vectors?: WordVectors): { tf: (texts: string[]) => Tensor, js: ((texts: string[]) => number[][]) | null } | null {
+function embeddingBag (tf: TF, model: LayersModel, cfg: FeatureConfig, vectors?: WordVectors): ((texts: string[]) => Tensor) | null {
   const embedding = model.getLayer('features')
   const idsInput = embedding.inboundNodes[0]?.inboundLayers[0]
   // the word-vector mean, when the model reads one, is its third input (ids, weights, vectors: layer
@@ -101,8 +95,7 @@ function embeddingBag (tf: TF, model: LayersModel, cfg: FeatureConfig, vectors?:
   const flat = readers(average).every((l) => l.getClassName() === 'Flatten')
   const acc = new Float64Array(dim)
   const ids = new Int32Array(Math.max(1, cfg.maxFeatures))
-  const js = after.map((l) => [l, jsStep(l)] as const)
-  const sumsOf = (texts: string[]): Float32Array => {
+  return (texts) => {
     const n = texts.length
     const sums = new Float32Array(n * dim)
     for (let i = 0; i < n; i++) {
@@ -118,26 +111,12 @@ function embeddingBag (tf: TF, model: LayersModel, cfg: FeatureConfig, vectors?:
       const weight = Math.fround(1 / count)
       for (let d = 0; d < dim; d++) sums[i * dim + d] = (acc[d] as number) * weight
     }
-    return sums
-  }
-  const withVectors = vectorsInput !== undefined && vectors !== undefined
-  const viaTf = (texts: string[]): Tensor => {
-    const n = texts.length
-    const sums = sumsOf(texts)
     // the Dot layer's output is [texts, dim, 1]; a Flatten after it would only drop the last axis
     const values = new Map<object, Tensor>([[average, flat ? tf.tensor2d(sums, [n, dim]) : tf.tensor3d(sums, [n, dim, 1])]])
-    if (withVectors) values.set(vectorsInput, tf.tensor2d(sentenceVectors(texts, cfg, vectors), [n, vectors.dim]))
+    if (vectorsInput !== undefined && vectors !== undefined) values.set(vectorsInput, tf.tensor2d(sentenceVectors(texts, cfg, vectors), [n, vectors.dim]))
     for (const [layer, run] of steps) values.set(layer, run(layer.inboundNodes[0]!.inboundLayers.map((l) => values.get(l) as Tensor)))
     return values.get(output) as Tensor
   }
-  const viaJs = (texts: string[]): number[][] => {
-    const rows = texts.length
-    const values = new Map<object, Mat>([[average, { data: sumsOf(texts), rows, cols: dim }]])
-    if (withVectors) values.set(vectorsInput, { data: sentenceVectors(texts, cfg, vectors), rows, cols: vectors.dim })
-    for (const [layer, run] of js as Array<readonly [Layer, JsStep]>) values.set(layer, run(layer.inboundNodes[0]!.inboundLayers.map((l) => values.get(l) as Mat)))
-    return rowsOf(values.get(output) as Mat)
-  }
-  return { tf: viaTf, js: js.every(([, run]) => run !== null) ? viaJs : null }
 }
 
 /** Each text's SIF-weighted, L2-normalised word-vector mean, as training computed it (training/fasttext.ts featuriseWith). */
