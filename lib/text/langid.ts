@@ -38,18 +38,25 @@ export const REFINED = ['da', 'no'] as const
 /** The most likely language among LANGUAGE_NAMES written in the text's letters (an unlikely language gets probability 0). */
 export function detectWith (model: FastTextModel, text: string): Detection {
   // fastText reads a line: newlines end it, so they become spaces
-  const v = model.predict(text.replace(/\s+/g, ' ').trim(), TOP_K, MIN_LISTED)
-  const alternatives: Detection['alternatives'] = []
+  const line = text.replace(/\s+/g, ' ').trim()
+  const alternatives = likely(model, line, text, TOP_K, MIN_LISTED)
+  const best = alternatives[0] ?? { code: DEFAULT_LANG, prob: 0 }
+  return { code: best.code, name: LANGUAGE_NAMES[best.code] as string, prob: best.prob, alternatives }
+}
+
+/** fastText's k likeliest languages at `threshold` or more, of LANGUAGE_NAMES and written in the text's letters */
+function likely (model: FastTextModel, line: string, text: string, k: number, threshold: number): Detection['alternatives'] {
+  const v = model.predict(line, k, threshold)
+  const out: Detection['alternatives'] = []
   try {
     for (let i = 0; i < v.size(); i++) {
       const [prob, label] = v.get(i)
       const raw = label.replace('__label__', '')
       const code = LID_ALIASES[raw] ?? raw
-      if (LANGUAGE_NAMES[code] !== undefined && writtenIn(code, text) && !alternatives.some((a) => a.code === code)) alternatives.push({ code, prob: Math.min(1, prob) })
+      if (LANGUAGE_NAMES[code] !== undefined && writtenIn(code, text) && !out.some((a) => a.code === code)) out.push({ code, prob: Math.min(1, prob) })
     }
   } finally { v.delete?.() }
-  const best = alternatives[0] ?? { code: DEFAULT_LANG, prob: 0 }
-  return { code: best.code, name: LANGUAGE_NAMES[best.code] as string, prob: best.prob, alternatives }
+  return out
 }
 
 const LETTER = /\p{L}/gu
@@ -59,11 +66,17 @@ const WIDE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Han
  * the detector is sure enough (see MIN_LETTERS, MIN_PROB, MIN_ALT; an ideograph counts three letters),
  * DEFAULT_LANG otherwise. A sure language the operation does not serve is returned as it is. */
 export function routeLanguage (text: string, d: Detection, served: readonly string[]): { code: string, sure: boolean } {
-  const letters = (text.match(LETTER) ?? []).length * (WIDE.test(text) ? 3 : 1)
-  if (letters < MIN_LETTERS) return { code: DEFAULT_LANG, sure: false }
+  if (!hasLetters(text, Math.ceil(MIN_LETTERS / (WIDE.test(text) ? 3 : 1)))) return { code: DEFAULT_LANG, sure: false }
   if (d.prob >= MIN_PROB) return { code: d.code, sure: true }
   const alt = d.alternatives.find((a) => a.code === DEFAULT_LANG || served.includes(a.code))
   return alt !== undefined && alt.prob >= MIN_ALT ? { code: alt.code, sure: true } : { code: DEFAULT_LANG, sure: false }
+}
+
+/** Whether the text has at least n letters (counted until there are n). */
+function hasLetters (text: string, n: number): boolean {
+  LETTER.lastIndex = 0
+  for (let found = 0; found < n; found++) if (LETTER.exec(text) === null) return false
+  return true
 }
 
 /** Replaces a da or no answer by the refiner's choice; P = P(da or no) from lid.176 x the refiner's. */
