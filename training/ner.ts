@@ -12,7 +12,8 @@
 import { mkdir, writeFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileIO } from '../lib/tf-io.js'
-import { FEATURES, LABELS, LEXICON_SIZE, NUM_LABELS, featurise, NAME_KINDS, NounForms } from '../lib/text/ner-features.js'
+import { FEATURES, LEXICON_SIZE, featurise, NAME_KINDS, NounForms } from '../lib/text/ner-features.js'
+import { LABELS, NUM_LABELS } from '../lib/text/ner-labels.js'
 import { FOLDS, GERMAN_NOUNS, LOWER_CASE_WORDS, NAME_LISTS, germanNouns, lexicons, lowerCaseWords, nameLists } from './ner-lexicon.js'
 import { rng, shuffle } from './fasttext.js'
 import { MAX_CHARS, quantise } from '../lib/text/ner.js'
@@ -78,7 +79,7 @@ const sentenceLike = (s: Sentence) => s.words.length >= 8 && ['.', '!', '?'].inc
 // of 46,527 distinct dev and WikiANN words collide with a form), the default; 0.672 -> 0.687 before
 // thresholds. Without a list the templates repeat others, so the other languages move: en 0.921 ->
 // 0.918, es 0.792 -> 0.793, nl 0.776 -> 0.769.
-// BIOES labels instead of BIO (an entity's last token E-X, a one-token entity S-X; lib/text/ner-features.ts),
+// BIOES labels instead of BIO (an entity's last token E-X, a one-token entity S-X; lib/text/ner-labels.ts),
 // so that the tagger learns how names end apart from how they go on: 0.683 -> 0.698 (every fold higher:
 // 0.647 0.693 0.676 0.703 0.691 -> 0.676 0.701 0.682 0.725 0.703; before thresholds 0.687 -> 0.690); with
 // decoding that also forbids a sentence to end inside an entity, and a threshold grid reaching down to
