@@ -8,7 +8,7 @@
 import type { ModelInfo } from '../lib/registry.js'
 import type { TF } from '../lib/tf.js'
 import { loadNer, type Entity, type NerInput } from '../lib/text/ner.js'
-import { CATEGORY, TYPES, typeOf, isBegin } from '../lib/text/ner-features.js'
+import { CATEGORY, TYPES, typeOf, isBegin } from '../lib/text/ner-labels.js'
 import type { LoadedModel } from '../lib/models.js'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'

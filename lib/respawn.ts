@@ -1,4 +1,4 @@
-// What the text and image worker pools share: a worker that stops is replaced, and a replacement
+// A worker pool's replacements (lib/worker-pool.ts): a worker that stops is replaced, and a replacement
 // that fails to start is tried again with backoff (1 s, doubling up to 30 s), until the pool closes.
 export class Respawner {
   private retryMs = 1000

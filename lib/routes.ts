@@ -2,7 +2,8 @@
 // single and _batch paths (a single text is a batch of one); an image operation takes a `file`
 // upload or an https `url`. Both answer 405 with `Allow: POST` to other methods.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import type { TSchema } from '@sinclair/typebox'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import type { Static, TObject, TSchema } from '@sinclair/typebox'
 import { Errors, withHeaders } from './errors.js'
 import { batchTexts, isUploadedFile, type Fields } from './fields.js'
 import { sniffImage, type ImageFormat } from './image/sniff.js'
@@ -36,20 +37,32 @@ export function checkLang (body: Fields, op: string, model: LoadedModel<any, any
   body.lang_code = lc.trim().toLowerCase()
 }
 
-export interface TextOperation<R> {
+/** The validated fields of a text operation's body besides its texts (the Static of its single-text schema without `text`). */
+export type TextFields<Body extends TObject = typeof SingleTextBody> = Omit<Static<Body>, 'text'>
+
+/** What every text body holds once validated: one text, or a list on the batch path, and maybe a language. */
+interface TextBody { text: string | string[], lang_code?: string }
+
+/**
+ * A text operation: R is one text's result; Body the schema of its single-text body (the batch
+ * body has the same fields, with `text` a list); single and many build the answers of Reply and
+ * BatchReply. All four are inferred from the spec.
+ */
+export interface TextOperation<R, Body extends TObject = typeof SingleTextBody, Reply extends TSchema = TSchema, BatchReply extends TSchema = TSchema> {
   /** path below the prefix, e.g. 'sentiment' or 'new/intent' */
   op: string
   /** model folder in model-store */
   model: string
   summary: string
   batch: boolean
-  body?: { single: TSchema, batch: TSchema }
-  reply: TSchema
-  batchReply?: TSchema
+  /** the single and batch body schemas; default SingleTextBody and BatchTextBody */
+  body?: { single: Body, batch: TObject }
+  reply: Reply
+  batchReply?: BatchReply
   /** languages; default: the model manifest's */
   languages?: readonly string[]
   /** one result per text, in order; called once per request with all its texts */
-  run: (texts: string[], body: Fields, model: LoadedModel<any, any>) => Promise<R[]>
+  run: (texts: string[], body: TextFields<Body>, model: LoadedModel<any, any>) => Promise<R[]>
   /** route by language: lang_code omitted or "auto" detects each text's language (docs/languages.md);
    * answers carry Content-Language and X-Lang-Source headers and lang_code and lang_source fields
    * ('headers': the headers only, for answers whose every key is a label) */
@@ -57,11 +70,11 @@ export interface TextOperation<R> {
   /** more model folders, for other languages: a text goes to the first of model, ...models whose
    * manifest lists its language */
   models?: readonly string[]
-  single: (r: R) => unknown
-  many?: (rs: R[]) => unknown
+  single: (r: R) => Static<Reply>
+  many?: (rs: R[]) => Static<BatchReply>
 }
 
-export function textOperation<R> (fastify: FastifyInstance, spec: TextOperation<R>): void {
+export function textOperation<R, Body extends TObject = typeof SingleTextBody, Reply extends TSchema = TSchema, BatchReply extends TSchema = TSchema> (fastify: FastifyInstance, spec: TextOperation<R, Body, Reply, BatchReply>): void {
   const { config } = fastify
 
   const checkLimits = (name: string, t: unknown) => {
@@ -103,6 +116,7 @@ export function textOperation<R> (fastify: FastifyInstance, spec: TextOperation<
         body: batch ? (spec.body?.batch ?? BatchTextBody) : (spec.body?.single ?? SingleTextBody),
         response: { 200: replySchema(batch), ...errorResponses(...TEXT_ERRORS) }
       },
+      // before validation the body holds whatever fields the client sent
       preValidation: async (req: FastifyRequest) => {
         const body = req.body as Fields
         if (batch) {
@@ -120,9 +134,11 @@ export function textOperation<R> (fastify: FastifyInstance, spec: TextOperation<
         checkLang(body, spec.op, fastify.models.get(spec.model), spec.detect ? supported() : spec.languages, spec.detect !== undefined && spec.detect !== false)
       },
       handler: async (req, reply) => {
-        const body = req.body as Fields
+        // validated against the spec's body schema: a type parameter here, which the route's types
+        // cannot follow, so the body is typed as its Static (with one text, or a list on the batch path)
+        const body = req.body as TextFields<Body> & TextBody
         const model = fastify.needModel<string, unknown>(spec.model, spec.op)
-        const texts = batch ? body.text as string[] : [body.text as string]
+        const texts = typeof body.text === 'string' ? [body.text] : body.text
         let langs: TextLang[] | undefined
         let results: R[]
         if (spec.detect !== undefined && spec.detect !== false) {
@@ -143,19 +159,19 @@ export function textOperation<R> (fastify: FastifyInstance, spec: TextOperation<
 
 export interface ImageInput { data: Buffer, format: ImageFormat, source: 'file' | 'url' }
 
-export interface ImageOperation {
+export interface ImageOperation<Reply extends TSchema> {
   op: string
   model: string
   summary: string
-  reply: TSchema
-  run: (image: ImageInput, body: Fields, model: LoadedModel<any, any>) => Promise<unknown>
+  reply: Reply
+  run: (image: ImageInput, body: Static<typeof ImageBody>, model: LoadedModel<any, any>) => Promise<Static<Reply>>
   /** fetches an https address safely (SSRF guard, size and time caps) */
   fetch: (url: string) => Promise<Buffer>
 }
 
-export function imageOperation (fastify: FastifyInstance, spec: ImageOperation): void {
+export function imageOperation<Reply extends TSchema> (fastify: FastifyInstance, spec: ImageOperation<Reply>): void {
   const url = `/${spec.op}`
-  fastify.route({
+  fastify.withTypeProvider<TypeBoxTypeProvider>().route({
     method: 'POST',
     url,
     config: { fields: true, auth: true, quota: 'image', op: spec.op },
@@ -164,8 +180,11 @@ export function imageOperation (fastify: FastifyInstance, spec: ImageOperation):
       tags: ['image'],
       consumes: ['multipart/form-data', 'application/x-www-form-urlencoded', 'application/json'],
       body: ImageBody,
-      response: { 200: spec.reply, ...errorResponses(...IMAGE_ERRORS) }
+      // the answer's schema is the spec's Reply, a type parameter here that the route's types cannot
+      // follow; run is typed to return its Static instead
+      response: { 200: spec.reply as TSchema, ...errorResponses(...IMAGE_ERRORS) }
     },
+    // before validation the body holds whatever fields the client sent
     preValidation: async (req: FastifyRequest) => {
       const body = req.body as Fields
       const hasFile = body.file !== undefined && body.file !== ''
@@ -186,13 +205,14 @@ export function imageOperation (fastify: FastifyInstance, spec: ImageOperation):
       }
     },
     handler: async (req) => {
-      const body = req.body as Fields
+      const { body } = req
       const model = fastify.needModel<unknown, unknown>(spec.model, spec.op)
       let image: ImageInput
       if (isUploadedFile(body.file)) {
         image = { data: body.file.data, format: sniffImage(body.file.data) as ImageFormat, source: 'file' }
       } else {
-        const data = await spec.fetch((body.url as string).trim())
+        // preValidation let through no request without a file or a url
+        const data = await spec.fetch(body.url!.trim())
         const format = sniffImage(data)
         if (format === null) throw new Errors.UnsupportedImage(' (the address did not serve one)')
         image = { data, format, source: 'url' }

@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox'
+import { Type, type Static } from '@sinclair/typebox'
 
 export const ErrorBody = Type.Object({
   code: Type.Integer({ description: 'the HTTP status' }),
@@ -22,7 +22,7 @@ export type SingleTextBody = Static<typeof SingleTextBody>
 export type BatchTextBody = Static<typeof BatchTextBody>
 
 /** Error responses every metered operation may give. */
-export function errorResponses (...codes: number[]): Record<number, TSchema> {
+export function errorResponses (...codes: number[]): Record<number, typeof ErrorBody> {
   return Object.fromEntries(codes.map((c) => [c, ErrorBody]))
 }
 export const TEXT_ERRORS = [400, 401, 403, 406, 413, 415, 429, 503] as const

@@ -1,7 +1,9 @@
 // Keyphrase documents, the Inspec validation split, the statistics tables the ranker reads, the
 // F1@10 score and two baselines of our own (TF-IDF and PositionRank), shared by training/keywords.ts
 // and eval/keywords.ts so that both score the same way.
-import { analyse, phraseKey, type Analysed, type KeywordTables } from '../lib/text/keywords-features.js'
+import { analyse, type Analysed } from '../lib/text/keywords-candidates.js'
+import type { KeywordTables } from '../lib/text/keywords-features.js'
+import { phraseKey } from '../lib/text/keywords-tokens.js'
 import { isHeldOut, lines } from './data.js'
 
 export interface KeyDoc {

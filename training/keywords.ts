@@ -1,5 +1,5 @@
 // npm run train -- keywords: reproduces model-store/keywords/1 (fixed seeds).
-// Noun-phrase candidates (lib/text/keywords-features.ts) get features computed outside the graph;
+// Noun-phrase candidates (lib/text/keywords-candidates.ts) get features computed outside the graph;
 // a small dense TF.js network learns which are gold keyphrases. Keyphraseness features of a
 // training document come from the other folds (out-of-fold), so the scorer learns how far to trust
 // them on documents it has not seen; validation and serving use the tables of all training documents.
@@ -7,7 +7,9 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Tensor } from '@tensorflow/tfjs'
 import { getTf } from '../lib/tf.js'
-import { FEATURES, featurise, MAX_CHARS, MAX_WORDS, phraseKey, rankCandidates, type KeywordTables } from '../lib/text/keywords-features.js'
+import { MAX_CHARS, MAX_WORDS } from '../lib/text/keywords-candidates.js'
+import { FEATURES, featurise, rankCandidates, type KeywordTables } from '../lib/text/keywords-features.js'
+import { phraseKey } from '../lib/text/keywords-tokens.js'
 import { STOPWORD_LANGUAGES, stopwordKeyphrases } from '../lib/text/keywords-stopwords.js'
 import { fileIO } from '../lib/tf-io.js'
 import { average, buildTables, keyphraseDocs, positionRanker, scoreDoc, SOURCES, tfidfRanker, VALIDATION_SPLIT, type KeyDoc } from './keywords-data.js'

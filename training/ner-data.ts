@@ -1,9 +1,10 @@
 // Readers for the NER corpora in ../shared/datasets/ner, all turned into sentences of tokens with
-// BIOES labels over PER/ORG/LOC/MISC (indexes into LABELS of lib/text/ner-features.ts): the corpora's
+// BIOES labels over PER/ORG/LOC/MISC (indexes into LABELS of lib/text/ner-labels.ts): the corpora's
 // IOB2 tags with each entity's end marked (withEnds).
 import { readFileSync } from 'node:fs'
 import { need } from './data.js'
-import { LABELS, isBegin, labelOf, tokenize, typeOf, withEnds, withoutEnds, type Token } from '../lib/text/ner-features.js'
+import { tokenize, type Token } from '../lib/text/ner-features.js'
+import { LABELS, isBegin, labelOf, typeOf, withEnds, withoutEnds } from '../lib/text/ner-labels.js'
 
 export interface Sentence { words: string[], labels: Uint8Array }
 

@@ -3,7 +3,8 @@
 // tenths of the data, as served text sees one built without it.
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { LEXICON_MIN, LEXICON_SIZE, NounForms, lexiconKey, lowerForm, tokenize, typeOf, type NameLists } from '../lib/text/ner-features.js'
+import { LEXICON_MIN, LEXICON_SIZE, NounForms, lexiconKey, lowerForm, tokenize, type NameLists } from '../lib/text/ner-features.js'
+import { typeOf } from '../lib/text/ner-labels.js'
 import { bbc, goemotions, semevalSentiment } from './data.js'
 import type { Sentence } from './ner-data.js'
 

@@ -1,7 +1,8 @@
 // An averaged structured perceptron over hashed token features with BIOES Viterbi decoding, trained
 // by a loop of our own (TF.js cannot train embedding-style lookups at a usable speed here). Its
 // emission weights are a [buckets, labels] table that serving gathers from with TF.js.
-import { FEATURES, NUM_LABELS, typeOf, isBegin } from '../lib/text/ner-features.js'
+import { FEATURES } from '../lib/text/ner-features.js'
+import { NUM_LABELS, typeOf, isBegin } from '../lib/text/ner-labels.js'
 import { Scratch, marginals, viterbi } from '../lib/text/ner-decode.js'
 import { rng, shuffle } from './fasttext.js'
 

@@ -9,9 +9,8 @@ import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import * as tf from '@tensorflow/tfjs'
 import { fileIO } from '../lib/tf-io.js'
-import {
-  FEATURES, LANGS, buildIdf, decodeVectors, encodeVectors, pairFeatures, tfidfCosine, tokens, type IdfTable
-} from '../lib/text/similarity-features.js'
+import { FEATURES, LANGS, buildIdf, pairFeatures, tfidfCosine, tokens, type IdfTable } from '../lib/text/similarity-features.js'
+import { decodeVectors, encodeVectors } from '../lib/text/similarity-vectors.js'
 import { SIF_FEATURES, commonComponent, sifFeatures, sifVector } from '../lib/text/similarity-sif.js'
 import { loadWordVectors } from '../lib/text/word-vectors.js'
 import { SIF_SLACK, STS_DIR, STS_LICENCE, chooseSifWeight, spearman, stsPairs, type Pair } from './similarity-data.js'

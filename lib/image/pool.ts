@@ -1,11 +1,11 @@
 // A small pool of image workers shared by the two image models. Jobs go to an idle worker or wait
 // in a bounded queue; a full queue answers 503 (load shedding) rather than piling up memory. A worker
 // that stops (an error, running out of its heap, or any exit) fails only the job it was running and
-// is replaced; a replacement that fails to start is retried with backoff, and while no worker is
-// left the waiting jobs are answered 503 rather than left hanging.
-import { Worker } from 'node:worker_threads'
-import { Errors, withHeaders } from '../errors.js'
-import { Respawner } from '../respawn.js'
+// is replaced (lib/worker-pool.ts); a replacement that fails to start is retried with backoff, and
+// while no worker is left the waiting jobs are answered 503 rather than left hanging.
+import type { Worker, WorkerOptions } from 'node:worker_threads'
+import { Errors } from '../errors.js'
+import { WorkerPool, overloaded, type WorkerSlot } from '../worker-pool.js'
 import type { ImageJob, ImageReply, ImageResult, Op } from './types.js'
 
 export interface PoolOptions { size: number, maxPixels: number, maxSide: number, objectTop: number, maxQueue: number }
@@ -19,91 +19,65 @@ export interface PoolOptions { size: number, maxPixels: number, maxSide: number,
 const HEAP_MB = 160
 
 interface Pending { job: ImageJob, resolve: (r: ImageResult) => void, reject: (e: Error) => void }
-interface Slot { worker: Worker, busy: Pending | null, gone: boolean }
+interface Slot extends WorkerSlot { busy: Pending | null }
 
-export class ImagePool {
-  private readonly workers: Slot[] = []
+export class ImagePool extends WorkerPool<Slot, ImageReply> {
   private readonly queue: Pending[] = []
   private nextId = 1
-  backend = 'unknown'
   /** live tensors reported by the last worker reply */
   tensors = 0
-  private closed = false
-  private readonly respawner = new Respawner(() => this.spawn(), () => this.closed, () => {
-    // with no worker left nothing would ever answer the waiting jobs: refuse them now
-    if (this.workers.length === 0) for (const p of this.queue.splice(0)) p.reject(withHeaders(new Errors.Overloaded(), { 'retry-after': 1 }))
-  })
 
-  constructor (private readonly opts: PoolOptions) {}
-
-  /** workers replaced after stopping (for tests and diagnostics) */
-  get replaced (): number { return this.respawner.replaced }
+  constructor (private readonly opts: PoolOptions) {
+    super('image', new URL('./worker-entry.mjs', import.meta.url))
+  }
 
   async start (): Promise<void> {
     await Promise.all(Array.from({ length: this.opts.size }, () => this.spawn()))
   }
 
-  private spawn (): Promise<void> {
-    const worker = new Worker(new URL('./worker-entry.mjs', import.meta.url), {
+  protected options (): WorkerOptions {
+    return {
       workerData: { maxPixels: this.opts.maxPixels, maxSide: this.opts.maxSide, objectTop: this.opts.objectTop },
       resourceLimits: { maxOldGenerationSizeMb: HEAP_MB }
-    })
-    const slot: Slot = { worker, busy: null, gone: false }
-    return new Promise((resolve, reject) => {
-      let ready = false
-      let cause: Error | null = null
-      // an 'error' event is followed by 'exit'; a worker may also exit without one
-      worker.on('error', (err) => { cause = err })
-      worker.on('exit', (code) => {
-        const err = cause ?? new Error(`image worker exited with code ${code}`)
-        if (!ready) reject(err)
-        else this.crashed(slot, err)
-      })
-      worker.on('message', (msg: ImageReply | { ready: true, backend: string }) => {
-        if ('ready' in msg) {
-          ready = true
-          this.backend = msg.backend
-          this.workers.push(slot)
-          resolve()
-          this.pump()
-          return
-        }
-        this.tensors = msg.tensors
-        const p = slot.busy
-        slot.busy = null
-        if (p !== null) {
-          if ('result' in msg) p.resolve(msg.result)
-          else if (msg.error.kind === 'too-large') p.reject(new Errors.ImageTooLarge(msg.error.message.replace(/^.*the limit is /, '') + ' pixels'))
-          else if (msg.error.kind === 'unsupported') p.reject(new Errors.UnsupportedImage(` (${msg.error.message})`))
-          else p.reject(new Error(msg.error.message))
-        }
-        this.pump()
-      })
-    })
+    }
   }
 
-  /** A worker that dies fails its job (500, refunded) and is replaced. */
-  private crashed (slot: Slot, err: Error): void {
-    if (slot.gone) return
-    slot.gone = true
+  protected slot (worker: Worker): Slot {
+    return { worker, busy: null, ready: false, gone: false }
+  }
+
+  protected received (slot: Slot, msg: ImageReply): void {
+    this.tensors = msg.tensors
+    const p = slot.busy
+    slot.busy = null
+    if (p === null) return
+    if ('result' in msg) p.resolve(msg.result)
+    else if (msg.error.kind === 'too-large') p.reject(new Errors.ImageTooLarge(msg.error.message.replace(/^.*the limit is /, '') + ' pixels'))
+    else if (msg.error.kind === 'unsupported') p.reject(new Errors.UnsupportedImage(` (${msg.error.message})`))
+    else p.reject(new Error(msg.error.message))
+  }
+
+  /** A worker that dies fails its job (500, refunded). */
+  protected release (slot: Slot, err: Error): void {
     slot.busy?.reject(err)
     slot.busy = null
-    const i = this.workers.indexOf(slot)
-    if (i >= 0) this.workers.splice(i, 1)
-    if (!this.closed) this.respawner.replace()
+  }
+
+  protected refuse (error: () => Error): void {
+    for (const p of this.queue.splice(0)) p.reject(error())
   }
 
   run (op: Op, bytes: Buffer): Promise<ImageResult> {
-    if (this.queue.length >= this.opts.maxQueue) return Promise.reject(withHeaders(new Errors.Overloaded(), { 'retry-after': 1 }))
+    if (this.queue.length >= this.opts.maxQueue) return Promise.reject(overloaded())
     return new Promise((resolve, reject) => {
       this.queue.push({ job: { id: this.nextId++, op, bytes: new Uint8Array(bytes) }, resolve, reject })
       this.pump()
     })
   }
 
-  private pump (): void {
-    for (const slot of this.workers) {
-      if (slot.busy !== null) continue
+  protected pump (): void {
+    for (const slot of this.slots) {
+      if (!slot.ready || slot.busy !== null) continue
       const next = this.queue.shift()
       if (next === undefined) return
       slot.busy = next
@@ -113,18 +87,11 @@ export class ImagePool {
 
   /** workers running, busy, and images waiting */
   stats (): { workers: number, busy: number, queued: number } {
-    return { workers: this.workers.length, busy: this.workers.filter((s) => s.busy !== null).length, queued: this.queue.length }
+    const live = this.slots.filter((s) => s.ready)
+    return { workers: live.length, busy: live.filter((s) => s.busy !== null).length, queued: this.queue.length }
   }
 
-  /** The worker threads, so tests can stop one. */
-  threads (): Worker[] {
-    return this.workers.map((s) => s.worker)
-  }
-
-  async close (): Promise<void> {
-    this.closed = true
-    for (const p of this.queue.splice(0)) p.reject(new Errors.Overloaded())
-    await Promise.all(this.workers.map((w) => w.worker.terminate()))
-    this.workers.length = 0
+  close (): Promise<void> {
+    return this.shutDown(() => new Errors.Overloaded())
   }
 }

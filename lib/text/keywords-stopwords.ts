@@ -7,7 +7,7 @@
 // learned, and for lack of data in these languages it is measured only on English (Inspec, with the
 // English stopwords), where `npm run eval` prints its figure beside the trained English ranker.
 import { createRequire } from 'node:module'
-import { MAX_CHARS } from './keywords-features.js'
+import { MAX_CHARS } from './keywords-candidates.js'
 import type { Keyword } from './keywords.js'
 
 /** the languages this ranker serves (English has the trained one) */

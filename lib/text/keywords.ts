@@ -8,7 +8,9 @@ import { join } from 'node:path'
 import type { Tensor } from '@tensorflow/tfjs'
 import type { LoadedModel, ModelLoader } from '../models.js'
 import { fileIO } from '../tf-io.js'
-import { analyse, featurise, FEATURES, getNlp, MAX_CHARS, rankCandidates, type Analysed, type KeywordTables } from './keywords-features.js'
+import { analyse, MAX_CHARS, type Analysed } from './keywords-candidates.js'
+import { featurise, FEATURES, rankCandidates, type KeywordTables } from './keywords-features.js'
+import { getNlp } from './keywords-tokens.js'
 import { parseWordClasses, stopwordKeyphrases, type WordClasses } from './keywords-stopwords.js'
 
 export interface Keyword { keyword: string, confidence_score: number }

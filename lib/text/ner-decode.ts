@@ -1,8 +1,8 @@
 // Decoding of the NER tagger's per-token label scores, shared by training and serving: Viterbi for
-// the best BIOES label sequence (lib/text/ner-features.ts) and forward-backward for the per-token
+// the best BIOES label sequence (lib/text/ner-labels.ts) and forward-backward for the per-token
 // label probabilities that become confidence scores. Transitions are a [(labels + 1), labels] matrix
 // whose last row scores the start.
-import { NUM_LABELS, allowed, canEnd } from './ner-features.js'
+import { NUM_LABELS, allowed, canEnd } from './ner-labels.js'
 
 const L = NUM_LABELS
 

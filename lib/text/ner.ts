@@ -10,7 +10,8 @@ import { join } from 'node:path'
 import type { io } from '@tensorflow/tfjs'
 import type { LoadedModel, ModelLoader } from '../models.js'
 import { fileIO } from '../tf-io.js'
-import { CATEGORY, FEATURES, NAME_KINDS, NUM_LABELS, NounForms, TYPES, featurise, isBegin, tokenize, typeOf, type Token } from './ner-features.js'
+import { FEATURES, NAME_KINDS, NounForms, featurise, tokenize, type Token } from './ner-features.js'
+import { CATEGORY, NUM_LABELS, TYPES, isBegin, typeOf } from './ner-labels.js'
 import { Scratch, marginals, viterbi } from './ner-decode.js'
 
 /**
@@ -48,6 +49,8 @@ export function quantise (w: Float32Array, quantile = 1): { bytes: Uint8Array, s
   return { bytes, scale, min, dequantised }
 }
 
+type StoredWeights = Map<string, { spec: io.WeightsManifestEntry, bytes: Uint8Array }>
+
 /** bytes per stored element of a weight, by its quantisation or else its dtype */
 function storedBytes (spec: io.WeightsManifestEntry): number {
   const q = spec.quantization?.dtype
@@ -62,9 +65,9 @@ function storedBytes (spec: io.WeightsManifestEntry): number {
  * over them was 4.7 times slower than the sum below (318 against 68 ms per 10,000 tokens of 42
  * features x 17 labels, measured).
  */
-function storedWeights (artifacts: io.ModelArtifacts): Map<string, { spec: io.WeightsManifestEntry, bytes: Uint8Array }> {
+function storedWeights (artifacts: io.ModelArtifacts): StoredWeights {
   const data = new Uint8Array(artifacts.weightData as ArrayBuffer)
-  const out = new Map<string, { spec: io.WeightsManifestEntry, bytes: Uint8Array }>()
+  const out: StoredWeights = new Map()
   let at = 0
   for (const spec of artifacts.weightSpecs ?? []) {
     const size = spec.shape.reduce((a, b) => a * b, 1) * storedBytes(spec)
@@ -77,97 +80,104 @@ function storedWeights (artifacts: io.ModelArtifacts): Map<string, { spec: io.We
 
 interface Language { emissions: Uint8Array, scale: number, min: number, transitions: Float32Array, lexicon?: Uint8Array, nouns?: NounForms, temperature: number, minConfidence: number[] }
 
+/** One language's tables from the stored weights, each checked to have the form the tagger reads. */
+function readLanguage (lang: string, stored: StoredWeights, meta: Meta): Language {
+  const e = stored.get(`${lang}/emissions`); const t = stored.get(`${lang}/transitions`)
+  if (e === undefined || t === undefined) throw new Error(`ner model.json lacks weights for ${lang}`)
+  const q = e.spec.quantization
+  if (q?.dtype !== 'uint8' || q.scale === undefined || q.min === undefined || e.spec.shape[0] !== meta.buckets || e.spec.shape[1] !== NUM_LABELS) {
+    throw new Error(`ner ${lang}/emissions must be a uint8-quantised [${meta.buckets}, ${NUM_LABELS}] table`)
+  }
+  if (t.spec.dtype !== 'float32' || t.spec.quantization !== undefined || t.bytes.length !== (NUM_LABELS + 1) * NUM_LABELS * 4) throw new Error(`ner ${lang}/transitions must be float32 [${NUM_LABELS + 1}, ${NUM_LABELS}]`)
+  // the lexicon: one type byte per hashed word, stored as uint8 with scale 1 and min 0
+  const lx = stored.get(`${lang}/lexicon`)
+  if (lx !== undefined && (lx.spec.quantization?.dtype !== 'uint8' || lx.spec.quantization.scale !== 1 || lx.spec.quantization.min !== 0)) throw new Error(`ner ${lang}/lexicon must be uint8 with scale 1 and min 0`)
+  // German: the hashes of its common nouns' forms (training/ner-lexicon.ts germanNouns), int32 bits
+  const hashes = (name: string): Uint32Array | undefined => {
+    const x = stored.get(`${lang}/${name}`)
+    if (x === undefined) return undefined
+    if (x.spec.dtype !== 'int32' || x.spec.quantization !== undefined) throw new Error(`ner ${lang}/${name} must be int32`)
+    return new Uint32Array(x.bytes.buffer, x.bytes.byteOffset, x.bytes.length / 4)
+  }
+  const nounHashes = hashes('nouns')
+  // and the name lists' (training/ner-lexicon.ts nameLists): all three or none
+  const lists = NAME_KINDS.map((k) => hashes(`names-${k}`))
+  if (lists.some((l) => l !== undefined) && (nounHashes === undefined || lists.some((l) => l === undefined))) throw new Error(`ner ${lang}: the name lists need the noun forms and one another`)
+  const names = lists[0] !== undefined ? { first: lists[0], last: lists[1] as Uint32Array, place: lists[2] as Uint32Array } : undefined
+  return {
+    emissions: e.bytes,
+    scale: q.scale,
+    min: q.min,
+    transitions: new Float32Array(t.bytes.buffer, t.bytes.byteOffset, t.bytes.length / 4),
+    ...(lx !== undefined ? { lexicon: lx.bytes } : {}),
+    ...(nounHashes !== undefined ? { nouns: new NounForms(nounHashes, names, meta.caseless?.includes(lang) === true) } : {}),
+    temperature: meta.temperature?.[lang] ?? 1,
+    minConfidence: meta.minConfidence?.[lang] ?? [0, 0, 0]
+  }
+}
+
+/**
+ * Label scores [tokens, labels] of the concatenated feature ids of many texts: per token, the sum
+ * of its FEATURES rows of quantised weights, then scale * sum + FEATURES * min (every row's
+ * dequantised value is q * scale + min). Hands the event loop back every YIELD_TOKENS tokens.
+ */
+async function scores (model: Language, ids: Int32Array, n: number): Promise<Float32Array> {
+  const out = new Float32Array(n * NUM_LABELS)
+  const acc = new Uint32Array(NUM_LABELS)
+  const table = model.emissions
+  const offset = FEATURES * model.min
+  for (let t = 0; t < n; t++) {
+    acc.fill(0)
+    for (let f = 0; f < FEATURES; f++) {
+      const row = (ids[t * FEATURES + f] as number) * NUM_LABELS
+      for (let y = 0; y < NUM_LABELS; y++) acc[y]! += table[row + y] as number
+    }
+    for (let y = 0; y < NUM_LABELS; y++) out[t * NUM_LABELS + y] = (acc[y] as number) * model.scale + offset
+    if ((t + 1) % YIELD_TOKENS === 0) await yieldLoop()
+  }
+  return out
+}
+
+/**
+ * The entities of one text, whose tokens' label scores are the rows of E from `at`: the Viterbi
+ * labels' spans, each with the mean marginal probability of its labels as its confidence.
+ */
+function decode (text: string, toks: Token[], E: Float32Array, at: number, model: Language, scratch: Scratch): Entity[] {
+  const { transitions, temperature, minConfidence } = model
+  const n = toks.length
+  const labels = viterbi(E, transitions, n, new Uint8Array(n), scratch, at * NUM_LABELS)
+  const p = marginals(E, transitions, n, labels, temperature, scratch, at * NUM_LABELS)
+  const out: Entity[] = []
+  for (let t = 0; t < n;) {
+    const y = labels[t] as number
+    if (y === 0) { t++; continue }
+    const type = typeOf(y)
+    let end = t + 1
+    while (end < n && (labels[end] as number) !== 0 && !isBegin(labels[end] as number) && typeOf(labels[end] as number) === type) end++
+    const category = CATEGORY[TYPES[type] as string]
+    let conf = 0
+    for (let k = t; k < end; k++) conf += p[k] as number
+    conf /= end - t
+    // below its type's threshold (fitted on validation data) an entity is more often wrong than right
+    if (category !== undefined && conf >= (minConfidence[type] ?? 0)) {
+      const start = (toks[t] as Token).start; const stop = (toks[end - 1] as Token).end
+      out.push({ name: text.slice(start, stop), category, confidence_score: Math.min(1, Math.max(0, conf)), start, end: stop })
+    }
+    t = end
+  }
+  return out
+}
+
 export const loadNer: ModelLoader = async (dir, manifest) => {
   const artifacts = await fileIO(join(dir, 'model.json')).load!()
   const meta = artifacts.userDefinedMetadata as unknown as Meta
-  if (meta.features !== FEATURES || meta.labels.length !== NUM_LABELS) throw new Error('ner model.json does not match lib/text/ner-features.ts')
+  if (meta.features !== FEATURES || meta.labels.length !== NUM_LABELS) throw new Error('ner model.json does not match lib/text/ner-features.ts and ner-labels.ts')
   const stored = storedWeights(artifacts)
-  const langs = new Map<string, Language>()
-  for (const lang of meta.languages) {
-    const e = stored.get(`${lang}/emissions`); const t = stored.get(`${lang}/transitions`)
-    if (e === undefined || t === undefined) throw new Error(`ner model.json lacks weights for ${lang}`)
-    const q = e.spec.quantization
-    if (q?.dtype !== 'uint8' || q.scale === undefined || q.min === undefined || e.spec.shape[0] !== meta.buckets || e.spec.shape[1] !== NUM_LABELS) {
-      throw new Error(`ner ${lang}/emissions must be a uint8-quantised [${meta.buckets}, ${NUM_LABELS}] table`)
-    }
-    if (t.spec.dtype !== 'float32' || t.spec.quantization !== undefined || t.bytes.length !== (NUM_LABELS + 1) * NUM_LABELS * 4) throw new Error(`ner ${lang}/transitions must be float32 [${NUM_LABELS + 1}, ${NUM_LABELS}]`)
-    // the lexicon: one type byte per hashed word, stored as uint8 with scale 1 and min 0
-    const lx = stored.get(`${lang}/lexicon`)
-    if (lx !== undefined && (lx.spec.quantization?.dtype !== 'uint8' || lx.spec.quantization.scale !== 1 || lx.spec.quantization.min !== 0)) throw new Error(`ner ${lang}/lexicon must be uint8 with scale 1 and min 0`)
-    // German: the hashes of its common nouns' forms (training/ner-lexicon.ts germanNouns), int32 bits
-    const hashes = (name: string): Uint32Array | undefined => {
-      const x = stored.get(`${lang}/${name}`)
-      if (x === undefined) return undefined
-      if (x.spec.dtype !== 'int32' || x.spec.quantization !== undefined) throw new Error(`ner ${lang}/${name} must be int32`)
-      return new Uint32Array(x.bytes.buffer, x.bytes.byteOffset, x.bytes.length / 4)
-    }
-    const nounHashes = hashes('nouns')
-    // and the name lists' (training/ner-lexicon.ts nameLists): all three or none
-    const lists = NAME_KINDS.map((k) => hashes(`names-${k}`))
-    if (lists.some((l) => l !== undefined) && (nounHashes === undefined || lists.some((l) => l === undefined))) throw new Error(`ner ${lang}: the name lists need the noun forms and one another`)
-    const names = lists[0] !== undefined ? { first: lists[0], last: lists[1] as Uint32Array, place: lists[2] as Uint32Array } : undefined
-    langs.set(lang, {
-      emissions: e.bytes,
-      scale: q.scale,
-      min: q.min,
-      transitions: new Float32Array(t.bytes.buffer, t.bytes.byteOffset, t.bytes.length / 4),
-      ...(lx !== undefined ? { lexicon: lx.bytes } : {}),
-      ...(nounHashes !== undefined ? { nouns: new NounForms(nounHashes, names, meta.caseless?.includes(lang) === true) } : {}),
-      temperature: meta.temperature?.[lang] ?? 1,
-      minConfidence: meta.minConfidence?.[lang] ?? [0, 0, 0]
-    })
-  }
+  const langs = new Map(meta.languages.map((lang) => [lang, readLanguage(lang, stored, meta)]))
   const fallback = langs.has('en') ? 'en' : meta.languages[0] as string
   const maxChars = meta.maxChars ?? MAX_CHARS
-
-  /**
-   * Label scores [tokens, labels] of the concatenated feature ids of many texts: per token, the sum
-   * of its FEATURES rows of quantised weights, then scale * sum + FEATURES * min (every row's
-   * dequantised value is q * scale + min). Hands the event loop back every YIELD_TOKENS tokens.
-   */
-  async function scores (model: Language, ids: Int32Array, n: number): Promise<Float32Array> {
-    const out = new Float32Array(n * NUM_LABELS)
-    const acc = new Uint32Array(NUM_LABELS)
-    const table = model.emissions
-    const offset = FEATURES * model.min
-    for (let t = 0; t < n; t++) {
-      acc.fill(0)
-      for (let f = 0; f < FEATURES; f++) {
-        const row = (ids[t * FEATURES + f] as number) * NUM_LABELS
-        for (let y = 0; y < NUM_LABELS; y++) acc[y]! += table[row + y] as number
-      }
-      for (let y = 0; y < NUM_LABELS; y++) out[t * NUM_LABELS + y] = (acc[y] as number) * model.scale + offset
-      if ((t + 1) % YIELD_TOKENS === 0) await yieldLoop()
-    }
-    return out
-  }
-
   // decoding a text is synchronous, so concurrent predictions can share these buffers
   const scratch = new Scratch()
-  function decode (text: string, toks: Token[], E: Float32Array, at: number, transitions: Float32Array, temperature: number, minConfidence: number[]): Entity[] {
-    const n = toks.length
-    const labels = viterbi(E, transitions, n, new Uint8Array(n), scratch, at * NUM_LABELS)
-    const p = marginals(E, transitions, n, labels, temperature, scratch, at * NUM_LABELS)
-    const out: Entity[] = []
-    for (let t = 0; t < n;) {
-      const y = labels[t] as number
-      if (y === 0) { t++; continue }
-      const type = typeOf(y)
-      let end = t + 1
-      while (end < n && (labels[end] as number) !== 0 && !isBegin(labels[end] as number) && typeOf(labels[end] as number) === type) end++
-      const category = CATEGORY[TYPES[type] as string]
-      let conf = 0
-      for (let k = t; k < end; k++) conf += p[k] as number
-      conf /= end - t
-      // below its type's threshold (fitted on validation data) an entity is more often wrong than right
-      if (category !== undefined && conf >= (minConfidence[type] ?? 0)) {
-        const start = (toks[t] as Token).start; const stop = (toks[end - 1] as Token).end
-        out.push({ name: text.slice(start, stop), category, confidence_score: Math.min(1, Math.max(0, conf)), start, end: stop })
-      }
-      t = end
-    }
-    return out
-  }
 
   async function predict (inputs: Array<NerInput | string>): Promise<Entity[][]> {
     const items = inputs.map((x) => (typeof x === 'string' ? { text: x, lang: fallback } : { text: x.text, lang: x.lang !== undefined && langs.has(x.lang) ? x.lang : fallback }))
@@ -189,7 +199,7 @@ export const loadNer: ModelLoader = async (dir, manifest) => {
       at = 0
       for (const [j, x] of mine.entries()) {
         const t = toks[j] as Token[]
-        results[x.i] = decode(x.text, t, E, at, model.transitions, model.temperature, model.minConfidence)
+        results[x.i] = decode(x.text, t, E, at, model, scratch)
         at += t.length
         if ((sinceYield += t.length) > YIELD_TOKENS) { sinceYield = 0; await yieldLoop() }
       }

@@ -1,10 +1,11 @@
 // Noun phrases of English text (manifest kind noun-phrases), for /v4/phrase_extractor: the maximal
-// noun-phrase chunks that wink-nlp's part-of-speech tags give (lib/text/keywords-features.ts, the
+// noun-phrase chunks that wink-nlp's part-of-speech tags give (lib/text/keywords-candidates.ts, the
 // candidates the keyword ranker also reads), each with an integer relevance: how many times the
 // phrase (compared by word stems) occurs in the text, counting occurrences inside longer phrases.
 // No trained weights of its own: the tagger is wink-eng-lite-web-model's.
 import type { LoadedModel, ModelLoader } from '../models.js'
-import { analyse, getNlp } from './keywords-features.js'
+import { analyse } from './keywords-candidates.js'
+import { getNlp } from './keywords-tokens.js'
 
 export interface Phrase { keyword: string, relevance_score: number }
 

@@ -10,19 +10,19 @@
 // 1000-text batch (not the whole batch), and the batch still moves on under a steady stream of
 // single texts.
 // A worker that dies fails only the job it was running (the others of its batch run again, each
-// alone), and is replaced.
-import { Worker } from 'node:worker_threads'
+// alone), and is replaced (lib/worker-pool.ts).
+import type { Worker, WorkerOptions } from 'node:worker_threads'
 import type { ModelManifest } from '../../schemas/model-manifest.js'
-import { Errors, withHeaders } from '../errors.js'
-import { Respawner } from '../respawn.js'
 import type { LoaderContext } from '../models.js'
+import { WorkerPool, overloaded, type WorkerFailed, type WorkerReady, type WorkerSlot } from '../worker-pool.js'
 
 /** A model as a worker loads it: the loader is named by module address and export, not passed. */
 export interface PoolModel { name: string, version: number, dir: string, manifest: ModelManifest, loader: { module: string, export: string } }
 export interface WorkerInit { models: PoolModel[], ctx: LoaderContext }
 export interface TextJob { id: number, model: string, inputs: unknown[] }
 export type TextReply = { id: number, outputs: unknown[], tensors: number } | { id: number, error: string, tensors: number }
-export type WorkerStatus = { ready: true, backend: string, tensors: number } | { ready: false, error: string }
+type Ready = WorkerReady & { tensors: number }
+export type WorkerStatus = Ready | WorkerFailed
 
 export interface TextPoolOptions {
   size: number
@@ -44,7 +44,7 @@ interface Job {
 }
 /** What a worker is running: one message, which may carry several queued jobs of one model. */
 interface Sent { id: number, jobs: Job[] }
-interface Slot { worker: Worker, inflight: Sent[], ready: boolean, gone: boolean, tensors: number }
+interface Slot extends WorkerSlot { inflight: Sent[], tensors: number }
 
 // Chunks small enough to share a batch between workers, big enough that a message round trip
 // (well under a millisecond) stays small beside the inference it carries.
@@ -54,8 +54,7 @@ const MAX_CHUNK = 256
 // it never sits idle during a message round trip. It runs them one at a time, in order.
 const DEPTH = 2
 
-export class TextPool {
-  private readonly slots: Slot[] = []
+export class TextPool extends WorkerPool<Slot, TextReply, Ready> {
   /** single texts and the first chunk of each call, oldest first */
   private readonly queue: Job[] = []
   /** the other chunks of large calls, oldest first; they and `queue` take turns */
@@ -64,21 +63,12 @@ export class TextPool {
   private queued = 0
   private nextId = 1
   private pumpSoon = false
-  private closed = false
-  private readonly respawner = new Respawner(() => this.spawn(), () => this.closed, (err, retryMs) => {
-    this.opts.log?.(`replacement text worker failed to start: ${err.message}; retrying in ${retryMs} ms`)
-    // with no worker left nothing would ever answer the waiting calls: refuse them now
-    if (!this.slots.some((s) => s.ready)) this.drain(() => withHeaders(new Errors.Overloaded(), { 'retry-after': 1 }))
-  })
-
-  backend = 'unknown'
   /** jobs handed to workers so far */
   jobs = 0
 
-  constructor (private readonly opts: TextPoolOptions) {}
-
-  /** workers replaced after dying (for tests and diagnostics) */
-  get replaced (): number { return this.respawner.replaced }
+  constructor (private readonly opts: TextPoolOptions) {
+    super('text', new URL('./worker-entry.mjs', import.meta.url), opts.log)
+  }
 
   /** Starts every worker; resolves once each has loaded and warmed every model, else rejects. */
   async start (): Promise<void> {
@@ -90,63 +80,40 @@ export class TextPool {
     }
   }
 
-  private spawn (): Promise<void> {
-    const worker = new Worker(new URL('./worker-entry.mjs', import.meta.url), {
-      workerData: { models: this.opts.models, ctx: this.opts.ctx } satisfies WorkerInit
-    })
-    const slot: Slot = { worker, inflight: [], ready: false, gone: false, tensors: 0 }
-    this.slots.push(slot)
-    return new Promise((resolve, reject) => {
-      worker.on('message', (msg: WorkerStatus | TextReply) => {
-        if ('ready' in msg) {
-          if (!msg.ready) {
-            reject(new Error(msg.error))
-            void worker.terminate()
-            return
-          }
-          slot.ready = true
-          slot.tensors = msg.tensors
-          // an idle worker does not keep the process alive (one is held only while it runs a job)
-          worker.unref()
-          this.backend = msg.backend
-          resolve()
-          this.pump()
-          return
-        }
-        slot.tensors = msg.tensors
-        const at = slot.inflight.findIndex((s) => s.id === msg.id)
-        const sent = at < 0 ? null : slot.inflight.splice(at, 1)[0] as Sent
-        if (slot.inflight.length === 0) worker.unref()
-        if (sent !== null) {
-          if ('outputs' in msg) {
-            let at = 0
-            for (const job of sent.jobs) { job.resolve(msg.outputs.slice(at, at + job.msg.inputs.length)); at += job.msg.inputs.length }
-          } else {
-            for (const job of sent.jobs) job.reject(new Error(msg.error))
-          }
-        }
-        this.pump()
-      })
-      // an 'error' event is followed by 'exit'; listening keeps it from being thrown in this thread
-      let cause: Error | null = null
-      worker.on('error', (err) => { cause = err })
-      worker.on('exit', (code) => {
-        if (!slot.ready) reject(cause ?? new Error(`a text worker exited (code ${code}) while loading the models`))
-        this.gone(slot, cause ?? new Error(`text worker exited with code ${code}`))
-      })
-    })
+  protected options (): WorkerOptions {
+    return { workerData: { models: this.opts.models, ctx: this.opts.ctx } satisfies WorkerInit }
+  }
+
+  protected slot (worker: Worker): Slot {
+    return { worker, inflight: [], ready: false, gone: false, tensors: 0 }
+  }
+
+  protected override started (slot: Slot, status: Ready): void {
+    slot.tensors = status.tensors
+    // an idle worker does not keep the process alive (one is held only while it runs a job)
+    slot.worker.unref()
+  }
+
+  protected received (slot: Slot, msg: TextReply): void {
+    slot.tensors = msg.tensors
+    const at = slot.inflight.findIndex((s) => s.id === msg.id)
+    const sent = at < 0 ? null : slot.inflight.splice(at, 1)[0] as Sent
+    if (slot.inflight.length === 0) slot.worker.unref()
+    if (sent === null) return
+    if ('outputs' in msg) {
+      let at = 0
+      for (const job of sent.jobs) { job.resolve(msg.outputs.slice(at, at + job.msg.inputs.length)); at += job.msg.inputs.length }
+    } else {
+      for (const job of sent.jobs) job.reject(new Error(msg.error))
+    }
   }
 
   /**
-   * Fails the dead worker's job, and only it, then starts a replacement. The message it was running
-   * may have carried several jobs: those run again, each alone, so that only the one that stops a
-   * worker fails. The message waiting behind it had not started: it goes back to the queue.
+   * Fails the dead worker's job, and only it. The message it was running may have carried several
+   * jobs: those run again, each alone, so that only the one that stops a worker fails. The message
+   * waiting behind it had not started: it goes back to the queue.
    */
-  private gone (slot: Slot, err: Error): void {
-    if (slot.gone) return
-    slot.gone = true
-    const i = this.slots.indexOf(slot)
-    if (i >= 0) this.slots.splice(i, 1)
+  protected release (slot: Slot, err: Error): void {
     const [running, ...waiting] = slot.inflight.splice(0)
     const again: Job[] = []
     if (running !== undefined) {
@@ -165,10 +132,6 @@ export class TextPool {
     this.queue.unshift(...again.filter((j) => j.later !== true))
     this.later.unshift(...again.filter((j) => j.later === true))
     for (const job of again) this.queued += job.msg.inputs.length
-    this.pump()
-    if (!slot.ready) return
-    this.opts.log?.(`text worker stopped (${err.message}); starting a replacement`)
-    this.respawner.replace()
   }
 
   /** One result per input, as the model's own predict would answer. */
@@ -176,7 +139,7 @@ export class TextPool {
     const n = inputs.length
     if (n === 0) return Promise.resolve([])
     if (this.closed || (this.queued > 0 && this.queued + n > this.opts.maxQueue)) {
-      return Promise.reject(withHeaders(new Errors.Overloaded(), { 'retry-after': 1 }))
+      return Promise.reject(overloaded())
     }
     const size = Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, Math.ceil(n / Math.max(1, this.opts.size))))
     if (n <= size) return this.enqueue(model, inputs, this.queue)
@@ -202,7 +165,7 @@ export class TextPool {
    * (concurrent single-text requests, mostly) go together as one message and one tensor batch, up
    * to MAX_CHUNK texts: under load the batches grow by themselves, and an idle pool adds no wait.
    */
-  private pump (): void {
+  protected pump (): void {
     // idle workers first, then a second message to each busy one
     for (let depth = 0; depth < DEPTH; depth++) {
       for (const slot of this.slots) {
@@ -244,7 +207,7 @@ export class TextPool {
     }
   }
 
-  private drain (error: () => Error): void {
+  protected refuse (error: () => Error): void {
     for (const job of [...this.queue.splice(0), ...this.later.splice(0)]) job.reject(error())
     this.queued = 0
   }
@@ -255,15 +218,7 @@ export class TextPool {
     return { workers: live.length, busy: live.filter((s) => s.inflight.length > 0).length, queued: this.queued, tensors: live.map((s) => s.tensors) }
   }
 
-  /** The worker threads, so tests can stop one. */
-  threads (): Worker[] {
-    return this.slots.filter((s) => s.ready).map((s) => s.worker)
-  }
-
-  async close (): Promise<void> {
-    this.closed = true
-    this.drain(() => withHeaders(new Errors.Overloaded(), { 'retry-after': 1 }))
-    await Promise.all(this.slots.map((s) => s.worker.terminate()))
-    this.slots.length = 0
+  close (): Promise<void> {
+    return this.shutDown(overloaded)
   }
 }

@@ -12,7 +12,7 @@ function decide (s: Record<typeof ABUSE_LABELS[number], number>): Answer {
 export default async function abuse (fastify: FastifyInstance) {
   assertLabels(fastify, 'abuse', ABUSE_LABELS)
   const scores = classify(ABUSE_LABELS)
-  textOperation<Answer>(fastify, {
+  textOperation(fastify, {
     op: 'abuse',
     model: 'abuse',
     summary: 'Abuse: whether a text is Abusive or Non Abusive, with the probability of that answer',

@@ -2,14 +2,12 @@
 // clients; answered with {category, confidence_score}) or a JSON object of label to keywords (older
 // clients; answered with {tag, confidence_score}). No training per request (lib/text/zero-shot.ts).
 import type { FastifyInstance } from 'fastify'
-import { textOperation } from '../../lib/routes.js'
+import { textOperation, type TextFields } from '../../lib/routes.js'
 import { Errors } from '../../lib/errors.js'
-import type { Fields } from '../../lib/fields.js'
 import type { LoadedModel } from '../../lib/models.js'
 import type { ZeroShotInput, ZeroShotLabel, ZeroShotOutput } from '../../lib/text/zero-shot.js'
 import { CustomClassifierBody, CustomClassifierReply, MAX_KEYWORDS, MAX_LABEL_CHARS, MAX_LABELS } from '../../schemas/ops/custom_classifier.js'
 
-type Answer = { taxonomy: Array<{ category: string, confidence_score: number }> | Array<{ tag: string, confidence_score: number }> }
 const SHAPE = 'category must be a JSON list of labels, e.g. ["sports","politics"], or a JSON object of label to keywords, e.g. {"sports":["match","team"]}'
 
 function parse (raw: unknown): { labels: ZeroShotLabel[], keyed: boolean } {
@@ -46,7 +44,7 @@ function parse (raw: unknown): { labels: ZeroShotLabel[], keyed: boolean } {
   return { labels, keyed }
 }
 
-async function run (texts: string[], body: Fields, model: LoadedModel<any, any>): Promise<Answer[]> {
+async function run (texts: string[], body: TextFields<typeof CustomClassifierBody>, model: LoadedModel<any, any>): Promise<CustomClassifierReply[]> {
   const { labels, keyed } = parse(body.category)
   const out = await (model as LoadedModel<ZeroShotInput, ZeroShotOutput>).predict(texts.map((text) => ({ text, labels })))
   return out.map((r) => {
@@ -64,7 +62,7 @@ async function run (texts: string[], body: Fields, model: LoadedModel<any, any>)
 }
 
 export default async function customClassifier (fastify: FastifyInstance) {
-  textOperation<Answer>(fastify, {
+  textOperation(fastify, {
     op: 'custom_classifier',
     model: 'custom_classifier',
     summary: 'Custom classifier: zero-shot scores of your own labels (a JSON list of labels, or an object of label to keywords) for a text',

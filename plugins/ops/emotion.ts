@@ -5,7 +5,9 @@ import { EMOTION_LABELS, EmotionBatchReply, EmotionReply } from '../../schemas/o
 
 export default async function emotion (fastify: FastifyInstance) {
   assertLabels(fastify, 'emotion', EMOTION_LABELS)
-  textOperation<Record<string, number>>(fastify, {
+  // made outside the spec, so that the results' type is inferred from it
+  const run = classify(EMOTION_LABELS)
+  textOperation(fastify, {
     op: 'emotion',
     model: 'emotion',
     summary: 'Emotion of a text: Fear, Happy, Angry, Sad, Excited and Bored scores',
@@ -14,7 +16,7 @@ export default async function emotion (fastify: FastifyInstance) {
     models: ['emotion-multilingual'],
     reply: EmotionReply,
     batchReply: EmotionBatchReply,
-    run: classify(EMOTION_LABELS),
+    run,
     single: (e) => ({ emotion: e }),
     many: (rs) => ({ emotion: rs })
   })

@@ -5,14 +5,16 @@ import { INTENT_LABELS, IntentBatchReply, IntentReply } from '../../schemas/ops/
 
 export default async function intent (fastify: FastifyInstance) {
   assertLabels(fastify, 'intent', INTENT_LABELS)
-  textOperation<Record<string, number>>(fastify, {
+  // made outside the spec, so that the results' type is inferred from it
+  const run = classify(INTENT_LABELS)
+  textOperation(fastify, {
     op: 'intent',
     model: 'intent',
     summary: 'Intent: news, query, spam, marketing and feedback scores',
     batch: true,
     reply: IntentReply,
     batchReply: IntentBatchReply,
-    run: classify(INTENT_LABELS),
+    run,
     single: (i) => ({ intent: i }),
     many: (rs) => ({ intent: rs.map((i) => ({ intent: i })) })
   })

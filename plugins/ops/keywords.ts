@@ -1,12 +1,10 @@
 import type { FastifyInstance } from 'fastify'
 import { textOperation } from '../../lib/routes.js'
 import type { LoadedModel } from '../../lib/models.js'
-import { KeywordsBatchReply, KeywordsReply } from '../../schemas/ops/keywords.js'
-
-type Keyword = { keyword: string, confidence_score: number }
+import { KeywordsBatchReply, KeywordsReply, type Keyword } from '../../schemas/ops/keywords.js'
 
 export default async function keywords (fastify: FastifyInstance) {
-  textOperation<Keyword[]>(fastify, {
+  textOperation(fastify, {
     op: 'keywords',
     model: 'keywords',
     summary: 'Keywords: ranked keyphrases with confidence scores (at most 10)',
@@ -15,7 +13,7 @@ export default async function keywords (fastify: FastifyInstance) {
     reply: KeywordsReply,
     batchReply: KeywordsBatchReply,
     run: async (texts, body, model) =>
-      (model as LoadedModel<{ text: string, lang: string }, Keyword[]>).predict(texts.map((text) => ({ text, lang: (body.lang_code as string | undefined) ?? 'en' }))),
+      (model as LoadedModel<{ text: string, lang: string }, Keyword[]>).predict(texts.map((text) => ({ text, lang: body.lang_code ?? 'en' }))),
     single: (k) => ({ keywords: k }),
     many: (rs) => ({ keywords: rs })
   })

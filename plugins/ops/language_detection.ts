@@ -2,10 +2,10 @@ import type { FastifyInstance } from 'fastify'
 import { textOperation } from '../../lib/routes.js'
 import type { LoadedModel } from '../../lib/models.js'
 import type { Detection } from '../../lib/text/langid.js'
-import { LanguageBatchReply, LanguageReply, type LanguageGuess } from '../../schemas/ops/language_detection.js'
+import { LanguageBatchReply, LanguageReply } from '../../schemas/ops/language_detection.js'
 
 export default async function languageDetection (fastify: FastifyInstance) {
-  textOperation<LanguageGuess>(fastify, {
+  textOperation(fastify, {
     op: 'language_detection',
     model: 'language_detection',
     summary: 'The language of a text: its English name, probability and ISO 639-1 code',

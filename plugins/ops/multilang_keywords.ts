@@ -1,13 +1,11 @@
 import type { FastifyInstance } from 'fastify'
 import { textOperation } from '../../lib/routes.js'
 import type { LoadedModel } from '../../lib/models.js'
-import { KeywordsReply } from '../../schemas/ops/keywords.js'
-
-type Keyword = { keyword: string, confidence_score: number }
+import { KeywordsReply, type Keyword } from '../../schemas/ops/keywords.js'
 
 /** The real API's multilingual keywords path: the keywords model, whose languages are its manifest's. */
 export default async function multilangKeywords (fastify: FastifyInstance) {
-  textOperation<Keyword[]>(fastify, {
+  textOperation(fastify, {
     op: 'multilang_keywords',
     model: 'keywords',
     summary: 'Keywords of a text in any language the keywords model serves (lang_code, or detected)',
@@ -15,7 +13,7 @@ export default async function multilangKeywords (fastify: FastifyInstance) {
     detect: true,
     reply: KeywordsReply,
     run: async (texts, body, model) =>
-      (model as LoadedModel<{ text: string, lang: string }, Keyword[]>).predict(texts.map((text) => ({ text, lang: body.lang_code as string }))),
+      (model as LoadedModel<{ text: string, lang: string }, Keyword[]>).predict(texts.map((text) => ({ text, lang: body.lang_code ?? 'en' }))),
     single: (k) => ({ keywords: k })
   })
 }

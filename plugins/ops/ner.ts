@@ -1,12 +1,10 @@
 import type { FastifyInstance } from 'fastify'
 import { textOperation } from '../../lib/routes.js'
 import type { LoadedModel } from '../../lib/models.js'
-import { NerBatchReply, NerReply } from '../../schemas/ops/ner.js'
-
-type Entity = { name: string, category: string, confidence_score: number, start: number, end: number }
+import { NerBatchReply, NerReply, type Entity } from '../../schemas/ops/ner.js'
 
 export default async function ner (fastify: FastifyInstance) {
-  textOperation<Entity[]>(fastify, {
+  textOperation(fastify, {
     op: 'ner',
     model: 'ner',
     summary: 'Named entities (name, group, place) with UTF-16 offsets into the text',
@@ -16,7 +14,7 @@ export default async function ner (fastify: FastifyInstance) {
     reply: NerReply,
     batchReply: NerBatchReply,
     run: async (texts, body, model) =>
-      (model as LoadedModel<{ text: string, lang: string }, Entity[]>).predict(texts.map((text) => ({ text, lang: (body.lang_code as string | undefined) ?? 'en' }))),
+      (model as LoadedModel<{ text: string, lang: string }, Entity[]>).predict(texts.map((text) => ({ text, lang: body.lang_code ?? 'en' }))),
     single: (e) => ({ entities: e }),
     many: (rs) => ({ entities: rs })
   })

@@ -7,13 +7,11 @@ import { Errors } from '../../lib/errors.js'
 import { INTENT_LABELS } from '../../schemas/ops/intent.js'
 import { FEEDBACK_LABELS, NewIntentBatchBody, NewIntentBatchReply, NewIntentBody, NewIntentReply } from '../../schemas/ops/new_intent.js'
 
-type Result = { intent: Record<string, number>, feedback?: Record<string, number> }
-
 export default async function newIntent (fastify: FastifyInstance) {
   assertLabels(fastify, 'intent', INTENT_LABELS)
   assertLabels(fastify, 'new_intent', FEEDBACK_LABELS)
   const intents = classify(INTENT_LABELS)
-  textOperation<Result>(fastify, {
+  textOperation(fastify, {
     op: 'new/intent',
     model: 'intent',
     summary: 'Intent, and with query=feedback the kind of feedback: complaint, suggestion, appreciation',

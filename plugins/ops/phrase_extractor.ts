@@ -1,12 +1,10 @@
 import type { FastifyInstance } from 'fastify'
 import { textOperation } from '../../lib/routes.js'
 import type { LoadedModel } from '../../lib/models.js'
-import { PhraseExtractorBatchReply, PhraseExtractorReply } from '../../schemas/ops/phrase_extractor.js'
-
-type Phrase = { keyword: string, relevance_score: number }
+import { PhraseExtractorBatchReply, PhraseExtractorReply, type Phrase } from '../../schemas/ops/phrase_extractor.js'
 
 export default async function phraseExtractor (fastify: FastifyInstance) {
-  textOperation<Phrase[]>(fastify, {
+  textOperation(fastify, {
     op: 'phrase_extractor',
     model: 'phrase_extractor',
     summary: 'Phrase extractor: the noun phrases of a text with integer relevance scores (occurrences), most relevant first',

@@ -5,7 +5,9 @@ import { SARCASM_LABELS, SarcasmBatchReply, SarcasmReply } from '../../schemas/o
 
 export default async function sarcasm (fastify: FastifyInstance) {
   assertLabels(fastify, 'sarcasm', SARCASM_LABELS)
-  textOperation<Record<string, number>>(fastify, {
+  // made outside the spec, so that the results' type is inferred from it
+  const run = classify(SARCASM_LABELS)
+  textOperation(fastify, {
     op: 'sarcasm',
     model: 'sarcasm',
     summary: 'Sarcasm: Sarcastic and Non-Sarcastic scores (the batch answer is a bare array)',
@@ -13,7 +15,7 @@ export default async function sarcasm (fastify: FastifyInstance) {
     detect: 'headers',
     reply: SarcasmReply,
     batchReply: SarcasmBatchReply,
-    run: classify(SARCASM_LABELS),
+    run,
     single: (s) => s,
     many: (rs) => rs
   })

@@ -1,11 +1,13 @@
 import type { FastifyInstance } from 'fastify'
 import { textOperation } from '../../lib/routes.js'
 import { assertLabels, classify } from '../../lib/classify.js'
-import { SENTIMENT_LABELS, SentimentBatchReply, SentimentReply, type SentimentScores } from '../../schemas/ops/sentiment.js'
+import { SENTIMENT_LABELS, SentimentBatchReply, SentimentReply } from '../../schemas/ops/sentiment.js'
 
 export default async function sentiment (fastify: FastifyInstance) {
   assertLabels(fastify, 'sentiment', SENTIMENT_LABELS)
-  textOperation<SentimentScores>(fastify, {
+  // made outside the spec, so that the results' type is inferred from it
+  const run = classify(SENTIMENT_LABELS)
+  textOperation(fastify, {
     op: 'sentiment',
     model: 'sentiment',
     summary: 'Sentiment of a text: negative, neutral and positive scores',
@@ -14,7 +16,7 @@ export default async function sentiment (fastify: FastifyInstance) {
     models: ['sentiment-multilingual'],
     reply: SentimentReply,
     batchReply: SentimentBatchReply,
-    run: classify(SENTIMENT_LABELS),
+    run,
     single: (s) => ({ sentiment: s }),
     many: (rs) => ({ sentiment: rs })
   })

@@ -1,8 +1,8 @@
 // /similarity has no batch twin and takes two texts, each of at least two words.
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyRequest } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Errors } from '../../lib/errors.js'
 import type { Fields } from '../../lib/fields.js'
-import type { LoadedModel } from '../../lib/models.js'
 import { checkLang, methodNotAllowed } from '../../lib/routes.js'
 import { TEXT_ERRORS, errorResponses } from '../../schemas/common.js'
 import { SimilarityBody, SimilarityReply } from '../../schemas/ops/similarity.js'
@@ -13,7 +13,8 @@ export function wordCount (s: string): number {
   return s.match(WORD)?.length ?? 0
 }
 
-export default async function similarity (fastify: FastifyInstance) {
+// typed through the TypeBox type provider: the handler's body and answer are the Static<> of their schemas
+const similarity: FastifyPluginAsyncTypebox = async (fastify) => {
   const { config } = fastify
   fastify.route({
     method: 'POST',
@@ -26,6 +27,7 @@ export default async function similarity (fastify: FastifyInstance) {
       body: SimilarityBody,
       response: { 200: SimilarityReply, ...errorResponses(...TEXT_ERRORS) }
     },
+    // before validation the body holds whatever fields the client sent
     preValidation: async (req: FastifyRequest) => {
       const body = req.body as Fields
       for (const name of ['text_1', 'text_2']) {
@@ -39,10 +41,9 @@ export default async function similarity (fastify: FastifyInstance) {
       checkLang(body, 'similarity', fastify.models.get('similarity'))
     },
     handler: async (req) => {
-      const body = req.body as Fields
+      const { text_1: a, text_2: b, lang_code: lang = 'en' } = req.body
       const model = fastify.needModel<{ a: string, b: string, lang: string }, number>('similarity', 'similarity')
-      const [s] = await (model as LoadedModel<{ a: string, b: string, lang: string }, number>)
-        .predict([{ a: body.text_1 as string, b: body.text_2 as string, lang: (body.lang_code as string | undefined) ?? 'en' }])
+      const [s] = await model.predict([{ a, b, lang }])
       const score = Math.min(1, Math.max(0, s as number))
       fastify.metrics.units.inc({ op: 'similarity' }, 1)
       return { similarity_score: score, actual_score: score, normalized_score: 5 * score }
@@ -50,3 +51,5 @@ export default async function similarity (fastify: FastifyInstance) {
   })
   methodNotAllowed(fastify, '/similarity')
 }
+
+export default similarity

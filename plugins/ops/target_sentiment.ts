@@ -2,26 +2,26 @@
 // (2019, field entity) and /target_sentiment (2021, field aspect), each with its _batch twin; either
 // field name is accepted on every path. A batch asks about the same aspect in every text.
 import type { FastifyInstance } from 'fastify'
-import { textOperation } from '../../lib/routes.js'
+import { textOperation, type TextFields } from '../../lib/routes.js'
 import { assertLabels, byLabel } from '../../lib/classify.js'
 import { Errors } from '../../lib/errors.js'
-import type { Fields } from '../../lib/fields.js'
 import type { LoadedModel } from '../../lib/models.js'
 import { aspectInput, findAspect, type Span } from '../../lib/text/aspect.js'
-import { SENTIMENT_LABELS, type SentimentScores } from '../../schemas/ops/sentiment.js'
-import { TargetSentimentBatchBody, TargetSentimentBatchReply, TargetSentimentBody, TargetSentimentReply } from '../../schemas/ops/target_sentiment.js'
+import { SENTIMENT_LABELS } from '../../schemas/ops/sentiment.js'
+import { TargetSentimentBatchBody, TargetSentimentBatchReply, TargetSentimentBody, TargetSentimentReply, type TargetSentiment } from '../../schemas/ops/target_sentiment.js'
 
-interface Answer { sentiment: SentimentScores, aspect: string, offsets: Span[] }
+/** the body's fields besides its text(s) */
+type Body = TextFields<typeof TargetSentimentBody>
 
-function aspectOf (body: Fields): string {
+function aspectOf (body: Body): string {
   const { aspect, entity } = body
   if (aspect !== undefined && entity !== undefined && aspect !== entity) throw new Errors.InvalidField('Send the aspect once: aspect and entity differ.')
   const a = aspect ?? entity
   if (a === undefined) throw new Errors.MissingField('aspect (or entity)')
-  return (a as string).trim()
+  return a.trim()
 }
 
-async function run (texts: string[], body: Fields, model: LoadedModel<any, any>): Promise<Answer[]> {
+async function run (texts: string[], body: Body, model: LoadedModel<any, any>): Promise<TargetSentiment[]> {
   const aspect = aspectOf(body)
   const spans = texts.map((t, i) => {
     const found = findAspect(t, aspect)
@@ -42,7 +42,7 @@ async function run (texts: string[], body: Fields, model: LoadedModel<any, any>)
 export default async function targetSentiment (fastify: FastifyInstance) {
   assertLabels(fastify, 'target_sentiment', SENTIMENT_LABELS)
   for (const op of ['target/sentiment', 'target_sentiment']) {
-    textOperation<Answer>(fastify, {
+    textOperation(fastify, {
       op,
       model: 'target_sentiment',
       summary: 'Target (aspect) sentiment: negative, neutral and positive scores towards the aspect (field aspect or entity), and where it occurs',

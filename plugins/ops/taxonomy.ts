@@ -3,10 +3,8 @@ import { textOperation } from '../../lib/routes.js'
 import type { LoadedModel } from '../../lib/models.js'
 import { TaxonomyBatchReply, TaxonomyReply } from '../../schemas/ops/taxonomy.js'
 
-type Tags = Array<{ tag: string, confidence_score: number }>
-
 export default async function taxonomy (fastify: FastifyInstance) {
-  textOperation<Tags>(fastify, {
+  textOperation(fastify, {
     op: 'taxonomy',
     model: 'taxonomy',
     summary: 'Taxonomy: the top 3 IAB Content Taxonomy tier-1 categories of a text, each with an independent probability',

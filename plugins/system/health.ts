@@ -1,8 +1,8 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { sendError } from '../core/errors.js'
 
-export default async function health (fastify: FastifyInstance) {
+const health: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.get('/health/live', { schema: { tags: ['system'], response: { 200: Type.Object({ status: Type.String() }) } } }, async () => ({ status: 'ok' }))
 
   // Ready once every model is loaded and warmed (the app does not listen before that) and the
@@ -16,3 +16,5 @@ export default async function health (fastify: FastifyInstance) {
     return { status: 'ready', store: fastify.store.kind, backend: fastify.models.backend, models: fastify.models.list().map((m) => `${m.manifest.name}@${m.manifest.version}`) }
   })
 }
+
+export default health

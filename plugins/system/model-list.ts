@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 
 const ModelSummary = Type.Object({
@@ -12,7 +12,8 @@ const ModelSummary = Type.Object({
   training_data: Type.Array(Type.Object({ name: Type.String(), licence: Type.String() }))
 })
 
-export default async function models (fastify: FastifyInstance) {
+// typed through the TypeBox type provider: the answer is checked against its schema's Static<>
+const models: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.get('/v4/models', {
     schema: { tags: ['system'], summary: 'The models this server has loaded', response: { 200: Type.Object({ backend: Type.Union([Type.String(), Type.Null()]), models: Type.Array(ModelSummary) }) } }
   }, async () => ({
@@ -29,3 +30,5 @@ export default async function models (fastify: FastifyInstance) {
     }))
   }))
 }
+
+export default models

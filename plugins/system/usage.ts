@@ -1,5 +1,5 @@
 // POST /usage (and /v4/usage): the caller's quotas, what is used of them, and 30 days of history.
-import type { FastifyInstance } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { UsageBody, UsageReply } from '../../schemas/usage.js'
 import { errorResponses } from '../../schemas/common.js'
 import { planLimits } from '../../lib/store/types.js'
@@ -7,7 +7,8 @@ import { Errors } from '../../lib/errors.js'
 import { storeUnavailable } from '../../lib/metering.js'
 import { methodNotAllowed } from '../../lib/routes.js'
 
-export default async function usage (fastify: FastifyInstance) {
+// typed through the TypeBox type provider: the answer is checked against UsageReply's Static<>
+const usage: FastifyPluginAsyncTypebox = async (fastify) => {
   for (const url of ['/usage', '/v4/usage']) {
     fastify.post(url, {
       config: { fields: true, auth: true },
@@ -30,3 +31,5 @@ export default async function usage (fastify: FastifyInstance) {
     methodNotAllowed(fastify, url)
   }
 }
+
+export default usage

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox'
+import { Type, type Static } from '@sinclair/typebox'
 import { ApiKey, LangCode, Score, Text } from '../common.js'
 
 export const MAX_LABELS = 25
@@ -18,3 +18,4 @@ const ByTag = Type.Object({ tag: Type.String(), confidence_score: Score })
 export const CustomClassifierReply = Type.Object({
   taxonomy: Type.Union([Type.Array(ByCategory), Type.Array(ByTag)], { description: 'every label, most likely first: {category, confidence_score} for a list of labels, {tag, confidence_score} for an object of keywords (as the clients of each era read it)' })
 })
+export type CustomClassifierReply = Static<typeof CustomClassifierReply>

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox'
+import { Type, type Static } from '@sinclair/typebox'
 import { Score } from '../common.js'
 
 export const NER_CATEGORIES = ['name', 'group', 'place'] as const
@@ -12,3 +12,4 @@ export const Entity = Type.Object({
 export const Entities = Type.Array(Entity)
 export const NerReply = Type.Object({ entities: Entities })
 export const NerBatchReply = Type.Object({ entities: Type.Array(Entities) })
+export type Entity = Static<typeof Entity>

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox'
+import { Type, type Static } from '@sinclair/typebox'
 import { ApiKey, LangCode, Text, Texts, scoresOf } from '../common.js'
 import { IntentScores } from './intent.js'
 
@@ -10,3 +10,4 @@ export const NewIntentBatchBody = Type.Object({ api_key: ApiKey, text: Texts, qu
 export const NewIntentResult = Type.Object({ intent: IntentScores, feedback: Type.Optional(FeedbackScores) })
 export const NewIntentReply = NewIntentResult
 export const NewIntentBatchReply = Type.Object({ intent: Type.Array(NewIntentResult) })
+export type NewIntentResult = Static<typeof NewIntentResult>

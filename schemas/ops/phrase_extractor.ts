@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox'
+import { Type, type Static } from '@sinclair/typebox'
 
 export const Phrase = Type.Object({
   keyword: Type.String({ description: 'a noun phrase of the text' }),
@@ -6,3 +6,4 @@ export const Phrase = Type.Object({
 })
 export const PhraseExtractorReply = Type.Object({ keywords: Type.Array(Phrase) })
 export const PhraseExtractorBatchReply = Type.Object({ keywords: Type.Array(Type.Array(Phrase)) })
+export type Phrase = Static<typeof Phrase>

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox'
+import { Type, type Static } from '@sinclair/typebox'
 import { ApiKey, LangCode, Text, Texts } from '../common.js'
 import { SentimentScores } from './sentiment.js'
 
@@ -16,3 +16,4 @@ export const TargetSentiment = Type.Object({
 })
 export const TargetSentimentReply = TargetSentiment
 export const TargetSentimentBatchReply = Type.Object({ batch: Type.Array(TargetSentiment) })
+export type TargetSentiment = Static<typeof TargetSentiment>

@@ -1,7 +1,9 @@
 // Keyphrase candidates and features (no model needed), and the trained ranker through its loader.
 import t from 'tap'
 import { join } from 'node:path'
-import { analyse, featurise, FEATURES, MAX_CHARS, phraseKey, type KeywordTables } from '../../../lib/text/keywords-features.js'
+import { analyse, MAX_CHARS } from '../../../lib/text/keywords-candidates.js'
+import { featurise, FEATURES, type KeywordTables } from '../../../lib/text/keywords-features.js'
+import { phraseKey } from '../../../lib/text/keywords-tokens.js'
 import { loadKeywords, type Keyword, type KeywordInput } from '../../../lib/text/keywords.js'
 import { stopwordKeyphrases, stopwordsOf } from '../../../lib/text/keywords-stopwords.js'
 import { scanStore } from '../../../lib/registry.js'
@@ -159,7 +161,7 @@ t.test('the stopword ranker: noun-phrase patterns with word classes, names whole
 })
 
 t.test('English candidates keep a dotted name whole ("Bol.com"), not initials or abbreviations', async (t) => {
-  const { analyse } = await import('../../../lib/text/keywords-features.js')
+  const { analyse } = await import('../../../lib/text/keywords-candidates.js')
   const a = analyse('I ordered a phone from Bol.com and the delivery was fast.')
   const surfaces = a.candidates.map((c) => c.surface)
   t.ok(surfaces.includes('Bol.com'), surfaces.join(', '))
