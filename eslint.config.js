@@ -18,13 +18,15 @@ export default [
     }
   },
   {
-    // STYLE: no source file over 300 lines, no function over 80 (errors: npm test fails on them)
+    // STYLE: no source file over 300 lines (tests and the dashboard's scripts too), no function
+    // over 80 outside the tests (errors: npm test fails on them)
+    files: ['**/*.ts', '**/*.js', '**/*.mjs'],
+    rules: { 'max-lines': ['error', { max: 300 }] }
+  },
+  {
     files: ['**/*.ts'],
     ignores: ['scratch/**', 'test/**'],
-    rules: {
-      'max-lines': ['error', { max: 300 }],
-      'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }]
-    }
+    rules: { 'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }] }
   },
   {
     files: ['dashboard/**'],
