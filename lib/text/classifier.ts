@@ -87,6 +87,12 @@ function embeddingBag (tf: TF, model: LayersModel, cfg: FeatureConfig, vectors?:
   const [w] = embedding.getWeights()
   if (w === undefined || w.shape.length !== 2) return null
   const table = w.dataSync() as Float32Array
+  // the JS copy is the one read from now on: the backend's copy (16 MB for 131,072 x 32) is freed,
+  // since nothing runs the embedding layer (model.predict is only for the architectures refused
+  // above); the layer forgets the variable, so that disposing the model does not dispose it twice
+  const [variable] = embedding.weights
+  ;(embedding as unknown as { _trainableWeights: unknown[] })._trainableWeights = []
+  variable?.dispose()
   const rows = w.shape[0] as number
   const dim = w.shape[1] as number
   const skip = new Set<unknown>([idsInput, weightsInput, vectorsInput, embedding, reshape, average])
