@@ -19,6 +19,8 @@ export interface LoaderContext {
   image?: ImageSettings
   /** the TensorFlow.js backend (auto when not given) */
   tfBackend?: TfBackend
+  /** classifiers' embedding tables shared by the text workers, by model folder (lib/text/shared-tables.ts) */
+  sharedTables?: Record<string, Float32Array>
 }
 /** image worker threads, images waiting for one, labels object_recognizer answers */
 export interface ImageSettings { workers: number, queue: number, objectTop: number }

@@ -10,6 +10,7 @@ import { ModelManifest } from '../schemas/model-manifest.js'
 import type { LoadedModel, LoaderContext, ModelLoader } from './models.js'
 import { getTf } from './tf.js'
 import { TextPool, type PoolModel } from './text/pool.js'
+import { sharedEmbedding } from './text/shared-tables.js'
 
 interface LoaderRef { module: string, export: string }
 
@@ -111,7 +112,14 @@ export class ModelRegistry {
     }
     if (pooled.size > 0) {
       const t0 = performance.now()
-      const textPool = new TextPool({ size: pool.workers, maxQueue: pool.queue, models: [...pooled.values()], ctx: { ...ctx }, log })
+      // the classifiers' embedding tables: one copy in shared memory for every worker
+      const sharedTables: Record<string, Float32Array> = {}
+      for (const info of pooled.values()) {
+        if (info.manifest.kind !== 'text-classifier') continue
+        const table = await sharedEmbedding(info.dir)
+        if (table !== null) sharedTables[info.dir] = table
+      }
+      const textPool = new TextPool({ size: pool.workers, maxQueue: pool.queue, models: [...pooled.values()], ctx: { ...ctx, sharedTables }, log })
       // a worker's message already names the model that failed and its version
       await textPool.start()
       this.textPool = textPool

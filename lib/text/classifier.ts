@@ -19,13 +19,13 @@ type LayersModel = import('@tensorflow/tfjs').LayersModel
 // embedding bag below never builds those activations, but model.predict (the fallback) does.
 const MAX_ACTIVATIONS = 16 * 1024 * 1024
 
-export const loadTextClassifier: ModelLoader = async (dir, manifest, tf) => {
+export const loadTextClassifier: ModelLoader = async (dir, manifest, tf, ctx) => {
   const cfg = JSON.parse(await readFile(join(dir, 'features.json'), 'utf8')) as FeatureConfig
   const model = await tf.loadLayersModel(fileIO(join(dir, 'model.json')))
   const dim = (model.getLayer('features').getWeights()[0]?.shape[1] as number | undefined) ?? 32
   // the shared word-vector table, named relative to the model store
   const vectors = cfg.vectors === undefined ? undefined : await loadSharedVectors(dir, cfg.vectors)
-  const forward = embeddingBag(tf, model, cfg, vectors) ?? ((texts: string[]) => {
+  const forward = embeddingBag(tf, model, cfg, vectors, ctx.sharedTables?.[dir]) ?? ((texts: string[]) => {
     const { ids, weights, width } = featuriseBatch(texts, cfg)
     const inputs = [tf.tensor2d(ids, [texts.length, width], 'int32'), tf.tensor2d(weights, [texts.length, width])]
     if (vectors !== undefined) inputs.push(tf.tensor2d(sentenceVectors(texts, cfg, vectors), [texts.length, vectors.dim]))
@@ -63,7 +63,7 @@ export const loadTextClassifier: ModelLoader = async (dir, manifest, tf) => {
  * (test/lib/text/models.test.ts compares them for every model in model-store). Null, and
  * model.predict is used, for another architecture.
  */
-function embeddingBag (tf: TF, model: LayersModel, cfg: FeatureConfig, vectors?: WordVectors): ((texts: string[]) => Tensor) | null {
+function embeddingBag (tf: TF, model: LayersModel, cfg: FeatureConfig, vectors?: WordVectors, shared?: Float32Array): ((texts: string[]) => Tensor) | null {
   const embedding = model.getLayer('features')
   const idsInput = embedding.inboundNodes[0]?.inboundLayers[0]
   // the word-vector mean, when the model reads one, is its third input (ids, weights, vectors: layer
@@ -86,7 +86,8 @@ function embeddingBag (tf: TF, model: LayersModel, cfg: FeatureConfig, vectors?:
   if (readers(embedding).length !== 1 || readers(weightsInput).length !== 1 || readers(reshape).length !== 1) return null
   const [w] = embedding.getWeights()
   if (w === undefined || w.shape.length !== 2) return null
-  const table = w.dataSync() as Float32Array
+  // the process's shared copy when the registry made one (the text workers), else one of its own
+  const table = shared?.length === w.size ? shared : w.dataSync() as Float32Array
   // the JS copy is the one read from now on: the backend's copy (16 MB for 131,072 x 32) is freed,
   // since nothing runs the embedding layer (model.predict is only for the architectures refused
   // above); the layer forgets the variable, so that disposing the model does not dispose it twice

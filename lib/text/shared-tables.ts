@@ -1,0 +1,58 @@
+// The classifiers' embedding tables, decoded once per process into shared memory: the text workers
+// each load their models, but read the embedding bag's rows from these tables instead of a copy of
+// their own (16 MB for 131,072 x 32 per classifier and worker). Read straight from model.json and
+// its weight files, without TensorFlow.js: float32, or quantised as float16 or uint8/uint16.
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+
+interface WeightSpec { name: string, shape: number[], dtype: string, quantization?: { dtype: string, scale?: number, min?: number } }
+interface Manifest { weightsManifest?: Array<{ paths: string[], weights: WeightSpec[] }> }
+
+/** the weight the embedding bag sums (the 'features' Embedding layer's) */
+export const EMBEDDINGS = 'features/embeddings'
+
+const BYTES: Record<string, number> = { float32: 4, int32: 4, float16: 2, uint16: 2, uint8: 1, bool: 1 }
+
+/** The embedding table of the classifier in `dir`, in a SharedArrayBuffer; null if it has none. */
+export async function sharedEmbedding (dir: string): Promise<Float32Array | null> {
+  const json = JSON.parse(await readFile(join(dir, 'model.json'), 'utf8')) as Manifest
+  for (const group of json.weightsManifest ?? []) {
+    let offset = 0
+    let data: Buffer | null = null
+    for (const spec of group.weights) {
+      const n = spec.shape.reduce((a, b) => a * b, 1)
+      const stored = spec.quantization?.dtype ?? spec.dtype
+      const size = n * (BYTES[stored] ?? NaN)
+      if (spec.name === EMBEDDINGS && spec.dtype === 'float32') {
+        data ??= Buffer.concat(await Promise.all(group.paths.map((p) => readFile(join(dir, p)))))
+        return decode(data.subarray(offset, offset + size), n, spec)
+      }
+      offset += size
+    }
+  }
+  return null
+}
+
+function decode (bytes: Buffer, n: number, spec: WeightSpec): Float32Array {
+  const out = new Float32Array(new SharedArrayBuffer(n * 4))
+  const q = spec.quantization
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  if (q === undefined) for (let i = 0; i < n; i++) out[i] = view.getFloat32(i * 4, true)
+  else if (q.dtype === 'float16') for (let i = 0; i < n; i++) out[i] = half(view.getUint16(i * 2, true))
+  else if (q.dtype === 'uint8' || q.dtype === 'uint16') {
+    const scale = q.scale ?? 1
+    const min = q.min ?? 0
+    for (let i = 0; i < n; i++) out[i] = (q.dtype === 'uint8' ? view.getUint8(i) : view.getUint16(i * 2, true)) * scale + min
+  } else throw new Error(`${EMBEDDINGS}: quantisation ${q.dtype} is not read here`)
+  return out
+}
+
+/** An IEEE 754 half-precision value as a number (exactly). */
+function half (h: number): number {
+  const sign = h & 0x8000 ? -1 : 1
+  const exp = (h >> 10) & 0x1f
+  const frac = h & 0x3ff
+  if (exp === 0) return sign * frac * 2 ** -24
+  if (exp === 31) return frac === 0 ? sign * Infinity : NaN
+  return sign * (1 + frac / 1024) * 2 ** (exp - 15)
+}
