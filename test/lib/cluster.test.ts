@@ -43,7 +43,8 @@ t.test('two HTTP processes on one SQLite store', async (t) => {
   // two processes loading their models at once on a busy 2-core host: allowed a minute and a half
   const svc = await startService(t, { DATA_DIR: tempDir(t), WEB_CONCURRENCY: '2', QUOTA_TEXT_DAILY: '100' }, { waitMs: 90_000 })
   const pid = svc.proc.pid as number
-  await waitFor('two HTTP processes', () => children(pid).length === 2)
+  // the second is forked once the first listens; on a loaded host its start may take a while
+  await waitFor(`two HTTP processes (seen: ${children(pid).length})`, () => children(pid).length === 2, 90_000)
   const res = await Promise.all(Array.from({ length: 150 }, async (_, i) => { const r = await call(svc.url, `text ${i}`); await r.arrayBuffer(); return r.status }))
   t.equal(res.filter((s) => s === 200).length, 100, 'exactly the quota served across both processes')
   t.equal(res.filter((s) => s === 403).length, 50, 'the rest refused')
