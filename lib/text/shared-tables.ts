@@ -38,13 +38,25 @@ function decode (bytes: Buffer, n: number, spec: WeightSpec): Float32Array {
   const q = spec.quantization
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   if (q === undefined) for (let i = 0; i < n; i++) out[i] = view.getFloat32(i * 4, true)
-  else if (q.dtype === 'float16') for (let i = 0; i < n; i++) out[i] = half(view.getUint16(i * 2, true))
-  else if (q.dtype === 'uint8' || q.dtype === 'uint16') {
+  else if (q.dtype === 'float16') {
+    const lut = halves()
+    for (let i = 0; i < n; i++) out[i] = lut[view.getUint16(i * 2, true)] as number
+  } else if (q.dtype === 'uint8' || q.dtype === 'uint16') {
     const scale = q.scale ?? 1
     const min = q.min ?? 0
     for (let i = 0; i < n; i++) out[i] = (q.dtype === 'uint8' ? view.getUint8(i) : view.getUint16(i * 2, true)) * scale + min
   } else throw new Error(`${EMBEDDINGS}: quantisation ${q.dtype} is not read here`)
   return out
+}
+
+let lut: Float32Array | null = null
+/** Every half-precision value as a float32, by its bits (256 KB, made once). */
+function halves (): Float32Array {
+  if (lut === null) {
+    lut = new Float32Array(65536)
+    for (let h = 0; h < 65536; h++) lut[h] = half(h)
+  }
+  return lut
 }
 
 /** An IEEE 754 half-precision value as a number (exactly). */
