@@ -79,6 +79,7 @@ export function clusterOptions (redisOptions: RedisOptions): ClusterOptions {
     clusterRetryStrategy: (times) => Math.min(times * 100, 1000),
     slotsRefreshTimeout: 1000,
     slotsRefreshInterval: 2000,
-    lazyConnect: true
+    lazyConnect: true,
+    enableAutoPipelining: true
   }
 }

@@ -26,7 +26,10 @@ export function redisOptions (timeoutMs: number): RedisOptions {
     commandTimeout: timeoutMs,
     // keep reconnecting in the background, at most once a second, so service resumes by itself
     retryStrategy: (times) => Math.min(times * 100, 1000),
-    lazyConnect: true
+    lazyConnect: true,
+    // the commands of one turn of the event loop leave in one socket write (one write per command
+    // cost about 46 us of main-thread time per request under load)
+    enableAutoPipelining: true
   }
 }
 
