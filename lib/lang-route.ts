@@ -80,10 +80,7 @@ export function reportLangs (reply: FastifyReply, out: unknown, langs: TextLang[
 
 /** The distinct values of a field, in order of first appearance, comma-separated. */
 function distinct (langs: TextLang[], field: 'code' | 'source'): string {
-  let out = langs[0]?.[field] ?? ''
-  for (let i = 1; i < langs.length; i++) {
-    const v = (langs[i] as TextLang)[field]
-    if (v !== out && !out.split(', ').includes(v)) out += ', ' + v
-  }
-  return out
+  const seen: string[] = []
+  for (const l of langs) if (!seen.includes(l[field])) seen.push(l[field])
+  return seen.join(', ')
 }

@@ -38,25 +38,18 @@ export const REFINED = ['da', 'no'] as const
 /** The most likely language among LANGUAGE_NAMES written in the text's letters (an unlikely language gets probability 0). */
 export function detectWith (model: FastTextModel, text: string): Detection {
   // fastText reads a line: newlines end it, so they become spaces
-  const line = text.replace(/\s+/g, ' ').trim()
-  const alternatives = likely(model, line, text, TOP_K, MIN_LISTED)
-  const best = alternatives[0] ?? { code: DEFAULT_LANG, prob: 0 }
-  return { code: best.code, name: LANGUAGE_NAMES[best.code] as string, prob: best.prob, alternatives }
-}
-
-/** fastText's k likeliest languages at `threshold` or more, of LANGUAGE_NAMES and written in the text's letters */
-function likely (model: FastTextModel, line: string, text: string, k: number, threshold: number): Detection['alternatives'] {
-  const v = model.predict(line, k, threshold)
-  const out: Detection['alternatives'] = []
+  const v = model.predict(text.replace(/\s+/g, ' ').trim(), TOP_K, MIN_LISTED)
+  const alternatives: Detection['alternatives'] = []
   try {
     for (let i = 0; i < v.size(); i++) {
       const [prob, label] = v.get(i)
       const raw = label.replace('__label__', '')
       const code = LID_ALIASES[raw] ?? raw
-      if (LANGUAGE_NAMES[code] !== undefined && writtenIn(code, text) && !out.some((a) => a.code === code)) out.push({ code, prob: Math.min(1, prob) })
+      if (LANGUAGE_NAMES[code] !== undefined && writtenIn(code, text) && !alternatives.some((a) => a.code === code)) alternatives.push({ code, prob: Math.min(1, prob) })
     }
   } finally { v.delete?.() }
-  return out
+  const best = alternatives[0] ?? { code: DEFAULT_LANG, prob: 0 }
+  return { code: best.code, name: LANGUAGE_NAMES[best.code] as string, prob: best.prob, alternatives }
 }
 
 const LETTER = /\p{L}/gu
