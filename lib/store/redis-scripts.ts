@@ -50,30 +50,31 @@ redis.call('SET', KEYS[5], KEYS[2] .. '|' .. KEYS[3] .. '|' .. KEYS[4] .. '|' ..
 return {1, d, m, 0, rc, rttl}
 `
 
-export const UNDO = `
+// Takes units back off a day's and a month's counter (never below 0) and off the day's history of
+// an operation (the field goes when it reaches 0): an undo and a refund.
+const TAKE_BACK = `
+local function takeBack (day, month, hist, op, units)
+  for _, k in ipairs({day, month}) do
+    local c = redis.call('DECRBY', k, units)
+    if c < 0 then redis.call('SET', k, 0, 'KEEPTTL') end
+  end
+  local h = redis.call('HINCRBY', hist, op, -units)
+  if h <= 0 then redis.call('HDEL', hist, op) end
+end
+`
+
+export const UNDO = TAKE_BACK + `
 local v = redis.call('GET', KEYS[1])
 -- leave a tombstone either way, so that a late copy of the charge is refused
 redis.call('SET', KEYS[1], 'undone', 'EX', 120)
 if (not v) or v == 'undone' then return 0 end
 local parts = {}
 for p in string.gmatch(v, '[^|]+') do table.insert(parts, p) end
-local units = tonumber(parts[5])
-for i = 1, 2 do
-  local c = redis.call('DECRBY', parts[i], units)
-  if c < 0 then redis.call('SET', parts[i], 0, 'KEEPTTL') end
-end
-local h = redis.call('HINCRBY', parts[3], parts[4], -units)
-if h <= 0 then redis.call('HDEL', parts[3], parts[4]) end
+takeBack(parts[1], parts[2], parts[3], parts[4], tonumber(parts[5]))
 return 1
 `
 
-export const REFUND = `
-local units = tonumber(ARGV[1])
-for i = 1, 2 do
-  local v = redis.call('DECRBY', KEYS[i], units)
-  if v < 0 then redis.call('SET', KEYS[i], 0, 'KEEPTTL') end
-end
-local h = redis.call('HINCRBY', KEYS[3], ARGV[2], -units)
-if h <= 0 then redis.call('HDEL', KEYS[3], ARGV[2]) end
+export const REFUND = TAKE_BACK + `
+takeBack(KEYS[1], KEYS[2], KEYS[3], ARGV[2], tonumber(ARGV[1]))
 return 1
 `
