@@ -1,12 +1,12 @@
 // The classifiers' embedding tables, decoded once per process into shared memory: the text workers
 // each load their models, but read the embedding bag's rows from these tables instead of a copy of
 // their own (16 MB for 131,072 x 32 per classifier and worker). Read straight from model.json and
-// its weight files, without TensorFlow.js: float32, or quantised as float16 or uint8/uint16.
-import { readFile } from 'node:fs/promises'
+// its weight files (lib/tf-io.ts) and decoded here, not by TensorFlow.js, whose wasm heap would keep
+// the room it took: float32, or quantised as float16 or uint8/uint16.
 import { join } from 'node:path'
+import { fileIO } from '../tf-io.js'
 
-interface WeightSpec { name: string, shape: number[], dtype: string, quantization?: { dtype: string, scale?: number, min?: number } }
-interface Manifest { weightsManifest?: Array<{ paths: string[], weights: WeightSpec[] }> }
+type WeightSpec = import('@tensorflow/tfjs').io.WeightsManifestEntry
 
 /** the weight the embedding bag sums (the 'features' Embedding layer's) */
 export const EMBEDDINGS = 'features/embeddings'
@@ -15,20 +15,13 @@ const BYTES: Record<string, number> = { float32: 4, int32: 4, float16: 2, uint16
 
 /** The embedding table of the classifier in `dir`, in a SharedArrayBuffer; null if it has none. */
 export async function sharedEmbedding (dir: string): Promise<Float32Array | null> {
-  const json = JSON.parse(await readFile(join(dir, 'model.json'), 'utf8')) as Manifest
-  for (const group of json.weightsManifest ?? []) {
-    let offset = 0
-    let data: Buffer | null = null
-    for (const spec of group.weights) {
-      const n = spec.shape.reduce((a, b) => a * b, 1)
-      const stored = spec.quantization?.dtype ?? spec.dtype
-      const size = n * (BYTES[stored] ?? NaN)
-      if (spec.name === EMBEDDINGS && spec.dtype === 'float32') {
-        data ??= Buffer.concat(await Promise.all(group.paths.map((p) => readFile(join(dir, p)))))
-        return decode(data.subarray(offset, offset + size), n, spec)
-      }
-      offset += size
-    }
+  const { weightSpecs = [], weightData } = await fileIO(join(dir, 'model.json')).load!()
+  let offset = 0
+  for (const spec of weightSpecs) {
+    const n = spec.shape.reduce((a, b) => a * b, 1)
+    const size = n * (BYTES[spec.quantization?.dtype ?? spec.dtype] ?? NaN)
+    if (spec.name === EMBEDDINGS && spec.dtype === 'float32') return decode(Buffer.from(weightData as ArrayBuffer, offset, size), n, spec)
+    offset += size
   }
   return null
 }
