@@ -8,6 +8,7 @@ import type { LoadedModel, ModelLoader } from '../models.js'
 import { fileIO } from '../tf-io.js'
 import { featureIds, featuriseBatch, type FeatureConfig } from './features.js'
 import { loadSharedVectors, vectorWords, type WordVectors } from './word-vectors.js'
+import { withoutEmbeddingTable } from './shared-tables.js'
 import type { TF } from '../tf.js'
 
 type Tensor = import('@tensorflow/tfjs').Tensor
@@ -21,11 +22,17 @@ const MAX_ACTIVATIONS = 16 * 1024 * 1024
 
 export const loadTextClassifier: ModelLoader = async (dir, manifest, tf, ctx) => {
   const cfg = JSON.parse(await readFile(join(dir, 'features.json'), 'utf8')) as FeatureConfig
-  const model = await tf.loadLayersModel(fileIO(join(dir, 'model.json')))
+  // with the process's shared copy of the embedding table (the text workers), TF.js loads a stub of it
+  const shared = ctx.sharedTables?.[dir]
+  const stub = shared === undefined ? undefined : withoutEmbeddingTable(join(dir, 'model.json'))
+  const model = await tf.loadLayersModel(stub?.handler ?? fileIO(join(dir, 'model.json')))
   const dim = (model.getLayer('features').getWeights()[0]?.shape[1] as number | undefined) ?? 32
   // the shared word-vector table, named relative to the model store
   const vectors = cfg.vectors === undefined ? undefined : await loadSharedVectors(dir, cfg.vectors)
-  const forward = embeddingBag(tf, model, cfg, vectors, ctx.sharedTables?.[dir]) ?? ((texts: string[]) => {
+  const table = shared === undefined || stub === undefined ? undefined : { values: shared, rows: stub.rows() }
+  const bag = embeddingBag(tf, model, cfg, vectors, table)
+  if (table !== undefined && bag === null) throw new Error(`${dir}: a shared embedding table needs the embedding-bag architecture`)
+  const forward = bag ?? ((texts: string[]) => {
     const { ids, weights, width } = featuriseBatch(texts, cfg)
     const inputs = [tf.tensor2d(ids, [texts.length, width], 'int32'), tf.tensor2d(weights, [texts.length, width])]
     if (vectors !== undefined) inputs.push(tf.tensor2d(sentenceVectors(texts, cfg, vectors), [texts.length, vectors.dim]))
@@ -63,7 +70,7 @@ export const loadTextClassifier: ModelLoader = async (dir, manifest, tf, ctx) =>
  * (test/lib/text/models.test.ts compares them for every model in model-store). Null, and
  * model.predict is used, for another architecture.
  */
-function embeddingBag (tf: TF, model: LayersModel, cfg: FeatureConfig, vectors?: WordVectors, shared?: Float32Array): ((texts: string[]) => Tensor) | null {
+function embeddingBag (tf: TF, model: LayersModel, cfg: FeatureConfig, vectors?: WordVectors, shared?: { values: Float32Array, rows: number }): ((texts: string[]) => Tensor) | null {
   const embedding = model.getLayer('features')
   const idsInput = embedding.inboundNodes[0]?.inboundLayers[0]
   // the word-vector mean, when the model reads one, is its third input (ids, weights, vectors: layer
@@ -86,16 +93,18 @@ function embeddingBag (tf: TF, model: LayersModel, cfg: FeatureConfig, vectors?:
   if (readers(embedding).length !== 1 || readers(weightsInput).length !== 1 || readers(reshape).length !== 1) return null
   const [w] = embedding.getWeights()
   if (w === undefined || w.shape.length !== 2) return null
-  // the process's shared copy when the registry made one (the text workers), else one of its own
-  const table = shared?.length === w.size ? shared : w.dataSync() as Float32Array
+  // the process's shared copy when the registry made one (the text workers; TF.js then holds a
+  // one-row stub), else one of its own
+  const dim = w.shape[1] as number
+  const rows = shared?.rows ?? (w.shape[0] as number)
+  if (shared !== undefined && shared.values.length !== rows * dim) throw new Error(`the shared embedding table has ${shared.values.length} values, not ${rows} x ${dim}`)
+  const table = shared?.values ?? w.dataSync() as Float32Array
   // the JS copy is the one read from now on: the backend's copy (16 MB for 131,072 x 32) is freed,
   // since nothing runs the embedding layer (model.predict is only for the architectures refused
   // above); the layer forgets the variable, so that disposing the model does not dispose it twice
   const [variable] = embedding.weights
   ;(embedding as unknown as { _trainableWeights: unknown[] })._trainableWeights = []
   variable?.dispose()
-  const rows = w.shape[0] as number
-  const dim = w.shape[1] as number
   const skip = new Set<unknown>([idsInput, weightsInput, vectorsInput, embedding, reshape, average])
   const after = model.layers.filter((l) => !skip.has(l))
   const steps = after.map((l) => [l, asOps(tf, l)] as const)

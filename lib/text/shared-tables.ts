@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { fileIO } from '../tf-io.js'
 
 type WeightSpec = import('@tensorflow/tfjs').io.WeightsManifestEntry
+type IOHandler = import('@tensorflow/tfjs').io.IOHandler
 
 /** the weight the embedding bag sums (the 'features' Embedding layer's) */
 export const EMBEDDINGS = 'features/embeddings'
@@ -24,6 +25,48 @@ export async function sharedEmbedding (dir: string): Promise<Float32Array | null
     offset += size
   }
   return null
+}
+
+/**
+ * The classifier in `dir` for a thread that reads its embedding rows from a shared table: the
+ * 'features' layer loads as a single zero row, so TensorFlow.js never allocates the full table (its
+ * wasm heap would keep that room for good: about 16 MB per classifier and worker). `rows` is the
+ * table's real row count, for checking the shared copy against.
+ */
+export function withoutEmbeddingTable (modelJson: string): { handler: IOHandler, rows: () => number } {
+  let rows = NaN
+  const handler: IOHandler = {
+    async load () {
+      const art = await fileIO(modelJson).load!()
+      const specs = art.weightSpecs ?? []
+      const data = Buffer.from(art.weightData as ArrayBuffer)
+      const parts: Buffer[] = []
+      let offset = 0
+      const kept: WeightSpec[] = []
+      for (const spec of specs) {
+        const n = spec.shape.reduce((a, b) => a * b, 1)
+        const size = n * (BYTES[spec.quantization?.dtype ?? spec.dtype] ?? NaN)
+        if (spec.name === EMBEDDINGS && spec.shape.length === 2) {
+          rows = spec.shape[0] as number
+          const dim = spec.shape[1] as number
+          kept.push({ name: spec.name, shape: [1, dim], dtype: 'float32' })
+          parts.push(Buffer.alloc(4 * dim))
+        } else {
+          kept.push(spec)
+          parts.push(data.subarray(offset, offset + size))
+        }
+        offset += size
+      }
+      if (Number.isNaN(rows)) throw new Error(`${modelJson}: no ${EMBEDDINGS} weight`)
+      const topology = structuredClone(art.modelTopology) as { config?: { layers?: Array<{ class_name: string, config: { name: string, input_dim?: number } }> } }
+      const layer = topology.config?.layers?.find((l) => l.class_name === 'Embedding' && l.config.name === EMBEDDINGS.split('/')[0])
+      if (layer === undefined) throw new Error(`${modelJson}: no Embedding layer named ${EMBEDDINGS.split('/')[0]}`)
+      layer.config.input_dim = 1
+      const all = Buffer.concat(parts)
+      return { ...art, modelTopology: topology, weightSpecs: kept, weightData: all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength) }
+    }
+  }
+  return { handler, rows: () => rows }
 }
 
 function decode (bytes: Buffer, n: number, spec: WeightSpec): Float32Array {

@@ -6,7 +6,7 @@ import { scanStore } from '../../../lib/registry.js'
 import { getTf } from '../../../lib/tf.js'
 import { fileIO } from '../../../lib/tf-io.js'
 import { loadTextClassifier } from '../../../lib/text/classifier.js'
-import { sharedEmbedding } from '../../../lib/text/shared-tables.js'
+import { sharedEmbedding, withoutEmbeddingTable } from '../../../lib/text/shared-tables.js'
 
 const STORE = join(import.meta.dirname, '..', '..', '..', 'model-store')
 
@@ -34,4 +34,28 @@ t.test('every classifier: the shared table equals the decoded weight, and a clas
     t.notSame(await blank.predict(texts), await own.predict(texts), `${info.name}: reads the table it was given`)
     own.dispose(); given.dispose(); blank.dispose()
   }
+})
+
+t.test('with a shared table, TensorFlow.js loads a one-row stub of the embedding and the other weights unchanged', async (t) => {
+  const { tf } = await getTf()
+  const info = (await scanStore(STORE)).find((i) => i.name === 'sentiment')!
+  const full = await tf.loadLayersModel(fileIO(join(info.dir, 'model.json')))
+  const stub = withoutEmbeddingTable(join(info.dir, 'model.json'))
+  const before = tf.memory().numBytes
+  const small = await tf.loadLayersModel(stub.handler)
+  const [w] = full.getLayer('features').getWeights()
+  t.same(small.getLayer('features').getWeights()[0]!.shape, [1, w!.shape[1]], 'the stub is one row')
+  t.equal(stub.rows(), w!.shape[0], 'the real row count is kept')
+  t.ok(tf.memory().numBytes - before < 1024 * 1024, `the stubbed model takes ${tf.memory().numBytes - before} bytes in TF.js, not the table's ${w!.size * 4}`)
+  const names = (m: typeof full) => m.weights.map((v) => v.originalName).filter((n) => !n.startsWith('features/'))
+  t.same(names(small), names(full), 'the same other weights')
+  for (const name of names(full)) {
+    const a = full.weights.find((v) => v.originalName === name)!.read().dataSync()
+    const b = small.weights.find((v) => v.originalName === name)!.read().dataSync()
+    t.same(Array.from(b), Array.from(a), `${name} unchanged`)
+  }
+  full.dispose(); small.dispose()
+  // a shared table of the wrong size is refused, not read past its end
+  const short = new Float32Array(new SharedArrayBuffer(64 * 4))
+  await t.rejects(loadTextClassifier(info.dir, info.manifest, tf, { imageMaxPixels: 0, sharedTables: { [info.dir]: short } }), /shared embedding table has 64 values/)
 })
