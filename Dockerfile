@@ -13,7 +13,8 @@ COPY plugins ./plugins
 COPY schemas ./schemas
 COPY dashboard ./dashboard
 COPY model-store ./model-store
-RUN mkdir -p /data && chown node:node /data
+# /data for the store; the cache folder for the text workers' code, bundled at start-up (lib/worker-build.ts)
+RUN mkdir -p /data node_modules/.cache/open-text-image-api && chown node:node /data node_modules/.cache/open-text-image-api
 USER node
 ENV HOST=0.0.0.0 PORT=3000 DATA_DIR=/data
 EXPOSE 3000

@@ -124,7 +124,7 @@ export class ModelRegistry {
       await textPool.start()
       this.textPool = textPool
       this.backend = textPool.backend
-      log(`${pooled.size} text models loaded and warmed in each of ${pool.workers} worker threads in ${Math.round(performance.now() - t0)} ms`)
+      log(`${pooled.size} text models loaded and warmed in each of ${pool.workers} worker threads (${textPool.bundled ? 'bundled JS' : 'TypeScript sources'}) in ${Math.round(performance.now() - t0)} ms`)
     }
     for (const info of found) {
       const t0 = performance.now()

@@ -29,7 +29,7 @@ export abstract class WorkerPool<Slot extends WorkerSlot, Reply extends object, 
   })
 
   /** `entry`: the worker's module; `kind` names it in errors and the log. */
-  constructor (private readonly kind: string, private readonly entry: URL, private readonly log?: (msg: string) => void) {}
+  constructor (private readonly kind: string, protected entry: URL, protected readonly log?: (msg: string) => void) {}
 
   /** the worker's options (its workerData, resource limits) */
   protected abstract options (): WorkerOptions

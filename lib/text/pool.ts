@@ -15,6 +15,7 @@ import type { Worker, WorkerOptions } from 'node:worker_threads'
 import type { ModelManifest } from '../../schemas/model-manifest.js'
 import type { LoaderContext } from '../models.js'
 import { WorkerPool, overloaded, type WorkerFailed, type WorkerReady, type WorkerSlot } from '../worker-pool.js'
+import { compileWorkers } from '../worker-build.js'
 
 /** A model as a worker loads it: the loader is named by module address and export, not passed. */
 export interface PoolModel { name: string, version: number, dir: string, manifest: ModelManifest, loader: { module: string, export: string } }
@@ -65,13 +66,22 @@ export class TextPool extends WorkerPool<Slot, TextReply, Ready> {
   private pumpSoon = false
   /** jobs handed to workers so far */
   jobs = 0
+  /** the models as the workers load them (their loaders bundled, when compile could) */
+  private models: PoolModel[]
+  /** the workers' flags, when they run bundled code without the tsx loader */
+  private execArgv: string[] | undefined
+
+  /** whether the workers run the bundled plain-JS code (compile) rather than the TypeScript sources */
+  get bundled (): boolean { return this.execArgv !== undefined }
 
   constructor (private readonly opts: TextPoolOptions) {
     super('text', new URL('./worker-entry.mjs', import.meta.url), opts.log)
+    this.models = opts.models
   }
 
   /** Starts every worker; resolves once each has loaded and warmed every model, else rejects. */
   async start (): Promise<void> {
+    await this.compile()
     const started = await Promise.allSettled(Array.from({ length: this.opts.size }, () => this.spawn()))
     const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected')
     if (failed !== undefined) {
@@ -80,8 +90,28 @@ export class TextPool extends WorkerPool<Slot, TextReply, Ready> {
     }
   }
 
+  /**
+   * Workers run the worker and its models' loaders bundled as plain JS (lib/worker-build.ts), not
+   * through tsx, when every loader is a local module; otherwise, or if bundling fails, from the
+   * TypeScript sources as before.
+   */
+  private async compile (): Promise<void> {
+    const worker = new URL('./worker.ts', import.meta.url).href
+    const loaders = [...new Set(this.opts.models.map((m) => m.loader.module))]
+    if (loaders.some((m) => !m.startsWith('file:'))) return
+    try {
+      const built = await compileWorkers([worker, ...loaders])
+      this.entry = built.get(worker) as URL
+      this.models = this.opts.models.map((m) => ({ ...m, loader: { ...m.loader, module: (built.get(m.loader.module) as URL).href } }))
+      // no flags: not the tsx loader, and a worker refuses the process-wide ones (--expose-gc, ...)
+      this.execArgv = []
+    } catch (err) {
+      this.log?.(`text workers run from the TypeScript sources: bundling them failed: ${(err as Error).message}`)
+    }
+  }
+
   protected options (): WorkerOptions {
-    return { workerData: { models: this.opts.models, ctx: this.opts.ctx } satisfies WorkerInit }
+    return { ...(this.execArgv === undefined ? {} : { execArgv: this.execArgv }), workerData: { models: this.models, ctx: this.opts.ctx } satisfies WorkerInit }
   }
 
   protected slot (worker: Worker): Slot {

@@ -23,6 +23,7 @@ async function registries (t: Test, store: string, workers = 2) {
   await pooled.loadAll(store, quiet, ctx, { workers, queue: 100_000 })
   await main.loadAll(store, quiet, ctx)
   t.ok(pooled.textPool !== null, 'the pool runs')
+  t.ok(pooled.textPool?.bundled, 'its workers run the bundled JS, without the tsx loader')
   t.equal(main.textPool, null, 'TEXT_WORKERS=0: no pool')
   return { pooled, main }
 }
