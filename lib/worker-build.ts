@@ -18,7 +18,7 @@ export type Compiled = Map<string, URL>
 /** the node_modules folder this project's packages load from */
 function nodeModules (): string {
   const pkg = createRequire(import.meta.url).resolve('esbuild')
-  const at = pkg.lastIndexOf(`${join('/', 'node_modules', '/')}`)
+  const at = pkg.lastIndexOf('/node_modules/')
   if (at < 0) throw new Error(`esbuild is not under a node_modules folder: ${pkg}`)
   return pkg.slice(0, at + '/node_modules'.length)
 }

@@ -29,7 +29,7 @@ export const loadTextClassifier: ModelLoader = async (dir, manifest, tf, ctx) =>
   const dim = (model.getLayer('features').getWeights()[0]?.shape[1] as number | undefined) ?? 32
   // the shared word-vector table, named relative to the model store
   const vectors = cfg.vectors === undefined ? undefined : await loadSharedVectors(dir, cfg.vectors)
-  const table = shared === undefined || stub === undefined ? undefined : { values: shared, rows: stub.rows() }
+  const table = stub === undefined ? undefined : { values: shared as Float32Array, rows: stub.rows() }
   const bag = embeddingBag(tf, model, cfg, vectors, table)
   if (table !== undefined && bag === null) throw new Error(`${dir}: a shared embedding table needs the embedding-bag architecture`)
   const forward = bag ?? ((texts: string[]) => {

@@ -14,13 +14,18 @@ export const EMBEDDINGS = 'features/embeddings'
 
 const BYTES: Record<string, number> = { float32: 4, int32: 4, float16: 2, uint16: 2, uint8: 1, bool: 1 }
 
+/** a weight's value count and its size in the weight file (quantised or not) */
+function stored (spec: WeightSpec): { n: number, size: number } {
+  const n = spec.shape.reduce((a, b) => a * b, 1)
+  return { n, size: n * (BYTES[spec.quantization?.dtype ?? spec.dtype] ?? NaN) }
+}
+
 /** The embedding table of the classifier in `dir`, in a SharedArrayBuffer; null if it has none. */
 export async function sharedEmbedding (dir: string): Promise<Float32Array | null> {
   const { weightSpecs = [], weightData } = await fileIO(join(dir, 'model.json')).load!()
   let offset = 0
   for (const spec of weightSpecs) {
-    const n = spec.shape.reduce((a, b) => a * b, 1)
-    const size = n * (BYTES[spec.quantization?.dtype ?? spec.dtype] ?? NaN)
+    const { n, size } = stored(spec)
     if (spec.name === EMBEDDINGS && spec.dtype === 'float32') return decode(Buffer.from(weightData as ArrayBuffer, offset, size), n, spec)
     offset += size
   }
@@ -44,8 +49,7 @@ export function withoutEmbeddingTable (modelJson: string): { handler: IOHandler,
       let offset = 0
       const kept: WeightSpec[] = []
       for (const spec of specs) {
-        const n = spec.shape.reduce((a, b) => a * b, 1)
-        const size = n * (BYTES[spec.quantization?.dtype ?? spec.dtype] ?? NaN)
+        const { size } = stored(spec)
         if (spec.name === EMBEDDINGS && spec.shape.length === 2) {
           rows = spec.shape[0] as number
           const dim = spec.shape[1] as number
