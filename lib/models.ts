@@ -1,6 +1,7 @@
 // What the model registry hands to operation plugins. Every loader returns a LoadedModel;
 // predict() takes a batch (a single text is a batch of one) and returns one result per input.
 import type { ModelManifest } from '../schemas/model-manifest.js'
+import type { SharedArrays } from './text/shared-memory.js'
 import type { TF, TfBackend } from './tf.js'
 
 export interface LoadedModel<In = string, Out = number[]> {
@@ -21,6 +22,8 @@ export interface LoaderContext {
   tfBackend?: TfBackend
   /** classifiers' embedding tables shared by the text workers, by model folder (lib/text/shared-tables.ts) */
   sharedTables?: Record<string, Float32Array>
+  /** other arrays the text workers read alike (word vectors, NER weights...), by model folder (lib/text/shared-memory.ts) */
+  shared?: SharedArrays
 }
 /** image worker threads, images waiting for one, labels object_recognizer answers */
 export interface ImageSettings { workers: number, queue: number, objectTop: number }

@@ -10,20 +10,23 @@ import { ModelManifest } from '../schemas/model-manifest.js'
 import type { LoadedModel, LoaderContext, ModelLoader } from './models.js'
 import { getTf } from './tf.js'
 import { TextPool, type PoolModel } from './text/pool.js'
+import { folderKey, type SharedArray, type SharedArrays } from './text/shared-memory.js'
 import { sharedEmbedding } from './text/shared-tables.js'
 
 interface LoaderRef { module: string, export: string }
+/** a kind's arrays that every text worker reads alike, made once on the main thread (lib/text/shared-memory.ts) */
+type Sharer = (dir: string) => Promise<Record<string, SharedArray>>
 
 /** Loaders by manifest kind, imported only when a model of that kind is present. The image
  * loaders stay on the main thread: they are front ends to their own worker pool. */
-const builtin: Record<string, LoaderRef & { mainThread?: true }> = {
+const builtin: Record<string, LoaderRef & { mainThread?: true, share?: string }> = {
   'text-classifier': { module: './text/classifier.js', export: 'loadTextClassifier' },
   'human-face': { module: './image/human.js', export: 'loadHumanFace', mainThread: true },
   'human-object': { module: './image/human.js', export: 'loadHumanObject', mainThread: true },
   'nsfw-classifier': { module: './image/human.js', export: 'loadNsfw', mainThread: true },
-  'ner-tagger': { module: './text/ner.js', export: 'loadNer' },
+  'ner-tagger': { module: './text/ner.js', export: 'loadNer', share: 'shareNer' },
   'keyword-ranker': { module: './text/keywords.js', export: 'loadKeywords' },
-  'similarity-pairs': { module: './text/similarity.js', export: 'loadSimilarity' },
+  'similarity-pairs': { module: './text/similarity.js', export: 'loadSimilarity', share: 'shareSimilarity' },
   'language-id': { module: './text/langid.js', export: 'loadLanguageId', mainThread: true },
   'noun-phrases': { module: './text/phrases.js', export: 'loadPhrases' },
   'zero-shot': { module: './text/zero-shot.js', export: 'loadZeroShot' }
@@ -46,6 +49,16 @@ function workerLoader (kind: string): LoaderRef | null {
   return { module: new URL(b.module, import.meta.url).href, export: b.export }
 }
 
+/** The function that makes a kind's shared arrays, or null when its workers share none. */
+async function sharerFor (kind: string): Promise<Sharer | null> {
+  const ref = RESOURCE_KINDS[kind] ?? builtin[kind]
+  if (ref?.share === undefined || extra.has(kind)) return null
+  const spec: string = ref.module
+  const fn = (await import(spec) as Record<string, Sharer>)[ref.share]
+  if (typeof fn !== 'function') throw new Error(`${ref.module} does not export ${ref.share}`)
+  return fn
+}
+
 async function loaderFor (kind: string): Promise<ModelLoader> {
   const own = extra.get(kind)
   if (own !== undefined) return own.loader
@@ -58,13 +71,20 @@ async function loaderFor (kind: string): Promise<ModelLoader> {
   return fn
 }
 
-/** kinds of model-store folder that hold data other models read, not a model of their own */
-const RESOURCE_KINDS = new Set(['word-vectors'])
+/** kinds of model-store folder that hold data other models read, not a model of their own, and what their readers share */
+const RESOURCE_KINDS: Record<string, { module: string, share: string }> = {
+  'word-vectors': { module: './text/word-vectors.js', share: 'shareWordVectors' }
+}
 
 export interface ModelInfo { name: string, version: number, dir: string, manifest: ModelManifest }
 
 /** Finds the highest version of each model folder; validates its manifest. */
 export async function scanStore (root: string): Promise<ModelInfo[]> {
+  return (await scanAll(root)).filter((info) => !(info.manifest.kind in RESOURCE_KINDS))
+}
+
+/** scanStore's folders and the shared resources (the word-vector table) other models read */
+async function scanAll (root: string): Promise<ModelInfo[]> {
   let names: string[]
   try { names = await readdir(root) } catch { return [] }
   const out: ModelInfo[] = []
@@ -81,8 +101,7 @@ export async function scanStore (root: string): Promise<ModelInfo[]> {
         const e = [...Value.Errors(ModelManifest, manifest)][0]
         throw new Error(`${join(name, String(version), 'manifest.json')}: invalid at ${e?.path}: ${e?.message}`)
       }
-      // a shared resource (the word-vector table) is read by the models that name it, not served
-      if (!RESOURCE_KINDS.has(manifest.kind)) out.push({ name, version, dir, manifest })
+      out.push({ name, version, dir, manifest })
       break
     }
   }
@@ -99,7 +118,9 @@ export class ModelRegistry {
   textPool: TextPool | null = null
 
   async loadAll (root: string, log: (msg: string) => void, ctx: LoaderContext, pool: PoolSettings = { workers: 0, queue: 0 }): Promise<void> {
-    const found = await scanStore(root)
+    const all = await scanAll(root)
+    // a shared resource (the word-vector table) is read by the models that name it, not served
+    const found = all.filter((info) => !(info.manifest.kind in RESOURCE_KINDS))
     if (found.length === 0) return
     const { tf, backend } = await getTf(ctx.tfBackend)
     this.backend = backend
@@ -119,7 +140,13 @@ export class ModelRegistry {
         const table = await sharedEmbedding(info.dir)
         if (table !== null) sharedTables[info.dir] = table
       }
-      const textPool = new TextPool({ size: pool.workers, maxQueue: pool.queue, models: [...pooled.values()], ctx: { ...ctx, sharedTables }, log })
+      // and the other arrays every worker reads alike (word vectors, NER weights, similarity vectors)
+      const shared: SharedArrays = {}
+      for (const info of [...pooled.values(), ...all.filter((i) => i.manifest.kind in RESOURCE_KINDS)]) {
+        const share = await sharerFor(info.manifest.kind)
+        if (share !== null) shared[folderKey(info.dir)] = await share(info.dir)
+      }
+      const textPool = new TextPool({ size: pool.workers, maxQueue: pool.queue, models: [...pooled.values()], ctx: { ...ctx, sharedTables, shared }, log })
       // a worker's message already names the model that failed and its version
       await textPool.start()
       this.textPool = textPool

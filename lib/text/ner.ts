@@ -6,13 +6,14 @@
 // Viterbi; entity confidence is the mean forward-backward probability of its tokens' labels, and
 // entities below their type's validation-fitted threshold are left out. Spans carry UTF-16 offsets
 // into the caller's own text, so text.slice(start, end) === name.
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { io } from '@tensorflow/tfjs'
 import type { LoadedModel, ModelLoader } from '../models.js'
-import { fileIO } from '../tf-io.js'
 import { FEATURES, NAME_KINDS, NounForms, featurise, tokenize, type Token } from './ner-features.js'
 import { CATEGORY, NUM_LABELS, TYPES, isBegin, typeOf } from './ner-labels.js'
 import { Scratch, marginals, viterbi } from './ner-decode.js'
+import { readFileShared, shared, type SharedArray } from './shared-memory.js'
 
 /**
  * Texts are read up to this many UTF-16 code units (about 3,500 tokens of news text): enough for
@@ -60,22 +61,41 @@ function storedBytes (spec: io.WeightsManifestEntry): number {
 
 /**
  * The stored bytes of each weight of a TF.js weights manifest, by name, as TF.js lays them out (one
- * after another, in the manifest's order). The emission tables stay uint8 here: decoding them into
+ * after another, in the manifest's order): views of the one weights file, which every text worker
+ * reads from the process's shared copy. The emission tables stay uint8 here: decoding them into
  * float32 tensors (tf.io.decodeWeights) would take 4 times the memory, and the wasm backend's gather
  * over them was 4.7 times slower than the sum below (318 against 68 ms per 10,000 tokens of 42
  * features x 17 labels, measured).
  */
-function storedWeights (artifacts: io.ModelArtifacts): StoredWeights {
-  const data = new Uint8Array(artifacts.weightData as ArrayBuffer)
+function storedWeights (specs: io.WeightsManifestEntry[], data: Uint8Array): StoredWeights {
   const out: StoredWeights = new Map()
   let at = 0
-  for (const spec of artifacts.weightSpecs ?? []) {
+  for (const spec of specs) {
     const size = spec.shape.reduce((a, b) => a * b, 1) * storedBytes(spec)
     if (at + size > data.length) throw new Error(`ner weights.bin is shorter than its manifest (${spec.name})`)
-    out.set(spec.name, { spec, bytes: data.slice(at, at + size) })
+    out.set(spec.name, { spec, bytes: data.subarray(at, at + size) })
     at += size
   }
   return out
+}
+
+/** bytes read as 4-byte values: a view where they are aligned, else a copy of their own */
+const aligned4 = (b: Uint8Array): Uint8Array => (b.byteOffset % 4 === 0 ? b : b.slice())
+
+interface ModelFile { specs: io.WeightsManifestEntry[], meta: Meta, weights: string }
+
+/** model.json: its weights manifest (one weights file), and the tagger's settings */
+async function modelFile (dir: string): Promise<ModelFile> {
+  const json = JSON.parse(await readFile(join(dir, 'model.json'), 'utf8')) as { weightsManifest?: io.WeightsManifestConfig, userDefinedMetadata?: unknown }
+  const groups = json.weightsManifest ?? []
+  const paths = groups.flatMap((g) => g.paths)
+  if (paths.length !== 1) throw new Error(`ner model.json must name one weights file, not ${paths.length}`)
+  return { specs: groups.flatMap((g) => g.weights), meta: json.userDefinedMetadata as Meta, weights: paths[0] as string }
+}
+
+/** The weights file, read once per process for every text worker (lib/text/shared-memory.ts). */
+export async function shareNer (dir: string): Promise<Record<string, SharedArray>> {
+  return { weights: await readFileShared(join(dir, (await modelFile(dir)).weights)) }
 }
 
 interface Language { emissions: Uint8Array, scale: number, min: number, transitions: Float32Array, lexicon?: Uint8Array, nouns?: NounForms, temperature: number, minConfidence: number[] }
@@ -97,18 +117,20 @@ function readLanguage (lang: string, stored: StoredWeights, meta: Meta): Languag
     const x = stored.get(`${lang}/${name}`)
     if (x === undefined) return undefined
     if (x.spec.dtype !== 'int32' || x.spec.quantization !== undefined) throw new Error(`ner ${lang}/${name} must be int32`)
-    return new Uint32Array(x.bytes.buffer, x.bytes.byteOffset, x.bytes.length / 4)
+    const b = aligned4(x.bytes)
+    return new Uint32Array(b.buffer, b.byteOffset, b.length / 4)
   }
   const nounHashes = hashes('nouns')
   // and the name lists' (training/ner-lexicon.ts nameLists): all three or none
   const lists = NAME_KINDS.map((k) => hashes(`names-${k}`))
   if (lists.some((l) => l !== undefined) && (nounHashes === undefined || lists.some((l) => l === undefined))) throw new Error(`ner ${lang}: the name lists need the noun forms and one another`)
   const names = lists[0] !== undefined ? { first: lists[0], last: lists[1] as Uint32Array, place: lists[2] as Uint32Array } : undefined
+  const tb = aligned4(t.bytes)
   return {
     emissions: e.bytes,
     scale: q.scale,
     min: q.min,
-    transitions: new Float32Array(t.bytes.buffer, t.bytes.byteOffset, t.bytes.length / 4),
+    transitions: new Float32Array(tb.buffer, tb.byteOffset, tb.length / 4),
     ...(lx !== undefined ? { lexicon: lx.bytes } : {}),
     ...(nounHashes !== undefined ? { nouns: new NounForms(nounHashes, names, meta.caseless?.includes(lang) === true) } : {}),
     temperature: meta.temperature?.[lang] ?? 1,
@@ -169,10 +191,13 @@ function decode (text: string, toks: Token[], E: Float32Array, at: number, model
 }
 
 export const loadNer: ModelLoader = async (dir, manifest) => {
-  const artifacts = await fileIO(join(dir, 'model.json')).load!()
-  const meta = artifacts.userDefinedMetadata as unknown as Meta
+  const { specs, meta, weights } = await modelFile(dir)
   if (meta.features !== FEATURES || meta.labels.length !== NUM_LABELS) throw new Error('ner model.json does not match lib/text/ner-features.ts and ner-labels.ts')
-  const stored = storedWeights(artifacts)
+  const data = await shared(dir, 'weights', Uint8Array, async () => {
+    const b = await readFile(join(dir, weights))
+    return new Uint8Array(b.buffer, b.byteOffset, b.length)
+  })
+  const stored = storedWeights(specs, data)
   const langs = new Map(meta.languages.map((lang) => [lang, readLanguage(lang, stored, meta)]))
   const fallback = langs.has('en') ? 'en' : meta.languages[0] as string
   const maxChars = meta.maxChars ?? MAX_CHARS

@@ -4,7 +4,8 @@
 // lib/text/similarity-features.ts computes.
 
 export interface WordVectors {
-  index: Map<string, number>
+  /** a word's row (a Map, or a WordIndex in shared memory) */
+  index: { get (word: string): number | undefined }
   /** unit-length rows, dim floats each */
   data: Float32Array
   dim: number
@@ -69,18 +70,27 @@ export function vcos (a: Float32Array, b: Float32Array): number {
 
 /** Word vectors from their stored form: words.txt (one per line) and vectors.bin (float32 row scales, then int8 rows). */
 export function decodeVectors (wordsText: string, bin: Uint8Array, dim: number): WordVectors {
-  const words = wordsText.split('\n').filter((w) => w.length > 0)
-  const n = words.length
+  const words = vectorWordList(wordsText)
+  return { index: new Map(words.map((w, i) => [w, i])), data: decodeRows(bin, words.length, dim), dim }
+}
+
+/** words.txt's words, in row order */
+export function vectorWordList (wordsText: string): string[] {
+  return wordsText.split('\n').filter((w) => w.length > 0)
+}
+
+/** vectors.bin's n rows as unit-length float32 rows, `into` a given array (shared memory) or a new one */
+export function decodeRows (bin: Uint8Array, n: number, dim: number, into: Float32Array = new Float32Array(n * dim)): Float32Array {
   const scales = new Float32Array(bin.buffer.slice(bin.byteOffset, bin.byteOffset + 4 * n))
   const q = new Int8Array(bin.buffer, bin.byteOffset + 4 * n, n * dim)
-  const data = new Float32Array(n * dim)
+  const data = into
   for (let i = 0; i < n; i++) {
     let norm = 0
     for (let k = 0; k < dim; k++) { const v = (q[i * dim + k] as number) * (scales[i] as number); data[i * dim + k] = v; norm += v * v }
     norm = Math.sqrt(norm) || 1
     for (let k = 0; k < dim; k++) data[i * dim + k]! /= norm
   }
-  return { index: new Map(words.map((w, i) => [w, i])), data, dim }
+  return data
 }
 
 /** The stored form of word vectors: a float32 scale per row, then the rows quantised to int8. */

@@ -8,7 +8,9 @@ import type { Tensor } from '@tensorflow/tfjs'
 import type { LoadedModel, ModelLoader } from '../models.js'
 import { fileIO } from '../tf-io.js'
 import { CHAR_BUCKETS, FEATURES, WORD_BUCKETS, pairFeatures, tfidfCosine, type IdfTable } from './similarity-features.js'
-import { decodeVectors, type WordVectors } from './similarity-vectors.js'
+import { decodeRows, vectorWordList, type WordVectors } from './similarity-vectors.js'
+import { shared, type SharedArray } from './shared-memory.js'
+import { folderWordIndex, shareWordIndex } from './word-index.js'
 import { SIF_FEATURES, sifFeatures } from './similarity-sif.js'
 import { loadSharedVectors, type WordVectors as SharedVectors } from './word-vectors.js'
 
@@ -43,20 +45,55 @@ export function allFeatures (t: SimilarityTables, a: string, b: string, lang: st
 
 /** The lookup tables of a model version folder: IDF per language and the quantised word vectors. */
 export async function loadTables (dir: string): Promise<SimilarityTables> {
+  const cfg = await featureFile(dir)
+  const idfBin = await shared(dir, 'idf', Uint8Array, () => readIdf(dir, cfg))
+  const idf = new Map(cfg.idfLanguages.map((l, i) => [l, {
+    words: idfBin.subarray(i * IDF_BYTES, i * IDF_BYTES + WORD_BUCKETS),
+    chars: idfBin.subarray(i * IDF_BYTES + WORD_BUCKETS, (i + 1) * IDF_BYTES)
+  }]))
+  let words: string[] | undefined
+  const wordList = async () => (words ??= await readWords(dir))
+  const index = await folderWordIndex(dir, 'words', wordList)
+  const data = await shared(dir, 'vectors', Float32Array, async () => readRows(dir, cfg, (await wordList()).length))
+  const vectors: WordVectors = { index, data, dim: cfg.dim }
+  const sharedVectors = cfg.sif !== undefined ? await loadSharedVectors(dir, cfg.sif.wordVectors) : undefined
+  return { idf, vectors, cfg, ...(sharedVectors !== undefined ? { shared: sharedVectors } : {}) }
+}
+
+/** The IDF tables and the decoded word vectors, made once per process for every text worker (lib/text/shared-memory.ts). */
+export async function shareSimilarity (dir: string): Promise<Record<string, SharedArray>> {
+  const cfg = await featureFile(dir)
+  const words = await readWords(dir)
+  const idf = await readIdf(dir, cfg)
+  const sharedIdf = new Uint8Array(new SharedArrayBuffer(idf.length))
+  sharedIdf.set(idf)
+  return {
+    idf: sharedIdf,
+    vectors: await readRows(dir, cfg, words.length, new Float32Array(new SharedArrayBuffer(4 * words.length * cfg.dim))),
+    ...shareWordIndex('words', words)
+  }
+}
+
+const readWords = async (dir: string): Promise<string[]> => vectorWordList(await readFile(join(dir, 'words.txt'), 'utf8'))
+
+const IDF_BYTES = WORD_BUCKETS + CHAR_BUCKETS
+
+async function featureFile (dir: string): Promise<FeatureFile> {
   const cfg = JSON.parse(await readFile(join(dir, 'features.json'), 'utf8')) as FeatureFile
   if (cfg.features.join() !== featureNames(cfg).join()) throw new Error('features.json was written for other features than lib/text/similarity-features.ts computes; retrain')
+  return cfg
+}
+
+async function readIdf (dir: string, cfg: FeatureFile): Promise<Uint8Array> {
   const idfBin = await readFile(join(dir, 'idf.bin'))
-  const per = WORD_BUCKETS + CHAR_BUCKETS
-  if (idfBin.length !== per * cfg.idfLanguages.length) throw new Error(`idf.bin: expected ${per * cfg.idfLanguages.length} bytes, found ${idfBin.length}`)
-  const idf = new Map(cfg.idfLanguages.map((l, i) => [l, {
-    words: idfBin.subarray(i * per, i * per + WORD_BUCKETS),
-    chars: idfBin.subarray(i * per + WORD_BUCKETS, (i + 1) * per)
-  }]))
+  if (idfBin.length !== IDF_BYTES * cfg.idfLanguages.length) throw new Error(`idf.bin: expected ${IDF_BYTES * cfg.idfLanguages.length} bytes, found ${idfBin.length}`)
+  return idfBin
+}
+
+async function readRows (dir: string, cfg: FeatureFile, n: number, into?: Float32Array): Promise<Float32Array> {
   const bin = await readFile(join(dir, 'vectors.bin'))
-  if (bin.length !== cfg.words * (4 + cfg.dim)) throw new Error(`vectors.bin: expected ${cfg.words * (4 + cfg.dim)} bytes, found ${bin.length}`)
-  const vectors = decodeVectors(await readFile(join(dir, 'words.txt'), 'utf8'), bin, cfg.dim)
-  const shared = cfg.sif !== undefined ? await loadSharedVectors(dir, cfg.sif.wordVectors) : undefined
-  return { idf, vectors, cfg, ...(shared !== undefined ? { shared } : {}) }
+  if (bin.length !== cfg.words * (4 + cfg.dim) || n !== cfg.words) throw new Error(`vectors.bin and words.txt: expected ${cfg.words} words of ${4 + cfg.dim} bytes, found ${n} words and ${bin.length} bytes`)
+  return decodeRows(bin, n, cfg.dim, into)
 }
 
 function tablesFor (t: SimilarityTables, lang: string): IdfTable {

@@ -6,6 +6,8 @@
 // SIF weighting (Arora et al. 2017): weight = a / (a + p(w)).
 import { readFile, realpath } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
+import { readFileShared, shared, type SharedArray } from './shared-memory.js'
+import { folderWordIndex, shareWordIndex } from './word-index.js'
 
 export interface WordVectors {
   dim: number
@@ -43,20 +45,35 @@ export async function loadSharedVectors (modelDir: string, name: string): Promis
   return loadWordVectors(join(await realpath(modelDir), '..', '..', name))
 }
 
+/** The table's vectors and scales for every text worker of the process (lib/text/shared-memory.ts). */
+export async function shareWordVectors (dir: string): Promise<Record<string, SharedArray>> {
+  const vectors = await readFileShared(join(dir, 'vectors.bin'))
+  const scales = await readFileShared(join(dir, 'scales.bin'))
+  if (scales.byteLength % 4 !== 0) throw new Error(`${join(dir, 'scales.bin')} is not whole float32 values`)
+  return {
+    vectors: new Int8Array(vectors.buffer, 0, vectors.length),
+    scales: new Float32Array(scales.buffer, 0, scales.length / 4),
+    ...shareWordIndex('vocab', await vocabulary(dir))
+  }
+}
+
+async function vocabulary (dir: string): Promise<string[]> {
+  const words = (await readFile(join(dir, 'vocab.txt'), 'utf8')).split('\n')
+  if (words[words.length - 1] === '') words.pop()
+  return words
+}
+
 interface Header { dim: number, size: number, sifA: number }
 
 async function read (dir: string): Promise<WordVectors> {
   const header = JSON.parse(await readFile(join(dir, 'vectors.json'), 'utf8')) as Header
   const { dim, size } = header
-  const q = new Int8Array(toArrayBuffer(await readFile(join(dir, 'vectors.bin'))))
-  const scales = new Float32Array(toArrayBuffer(await readFile(join(dir, 'scales.bin'))))
-  const words = (await readFile(join(dir, 'vocab.txt'), 'utf8')).split('\n')
-  if (words[words.length - 1] === '') words.pop()
-  if (q.length !== size * dim || scales.length !== size || words.length !== size) {
-    throw new Error(`word vectors in ${dir} are incomplete: ${words.length} words, ${scales.length} scales, ${q.length} values for ${size} x ${dim}`)
+  const q = await shared(dir, 'vectors', Int8Array, async () => new Int8Array(toArrayBuffer(await readFile(join(dir, 'vectors.bin')))))
+  const scales = await shared(dir, 'scales', Float32Array, async () => new Float32Array(toArrayBuffer(await readFile(join(dir, 'scales.bin')))))
+  const index = await folderWordIndex(dir, 'vocab', async () => await vocabulary(dir))
+  if (q.length !== size * dim || scales.length !== size || index.size !== size) {
+    throw new Error(`word vectors in ${dir} are incomplete: ${index.size} words, ${scales.length} scales, ${q.length} values for ${size} x ${dim}`)
   }
-  const index = new Map<string, number>()
-  words.forEach((w, i) => { if (!index.has(w)) index.set(w, i) })
   // Zipf: p(rank r) ~ 1 / (r * H), H the harmonic number of the vocabulary
   const H = Math.log(size) + 0.5772
   const a = header.sifA

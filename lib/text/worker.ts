@@ -5,6 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import type { LoadedModel, ModelLoader } from '../models.js'
 import { getTf } from '../tf.js'
+import { adoptShared } from './shared-memory.js'
 import type { TextJob, TextReply, WorkerInit, WorkerStatus } from './pool.js'
 
 const init = workerData as WorkerInit
@@ -13,6 +14,7 @@ const models = new Map<string, LoadedModel<unknown, unknown>>()
 
 try {
   const { tf, backend } = await getTf(init.ctx.tfBackend)
+  adoptShared(init.ctx.shared)
   for (const m of init.models) {
     const mod = await import(m.loader.module) as Record<string, ModelLoader>
     const load = mod[m.loader.export]

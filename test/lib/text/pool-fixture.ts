@@ -31,3 +31,23 @@ export const poolFixtureLoader: ModelLoader = async (dir, manifest, tf, ctx) => 
 }
 
 export const POOL_FIXTURE = { module: new URL('./pool-fixture.ts', import.meta.url).href, export: 'poolFixtureLoader' }
+
+/**
+ * A probe of the process's shared arrays: given "<folder>|<name>", it answers where the loaders of
+ * its thread find that array (the process's SharedArrayBuffer or a copy of the thread's own).
+ */
+export const sharedProbeLoader: ModelLoader = async (_dir, manifest) => ({
+  manifest,
+  async predict (inputs: unknown[]) {
+    return await Promise.all(inputs.map(async (x) => {
+      const [folder, name] = String(textOf(x)).split('|') as [string, string]
+      const { shared } = await import('../../../lib/text/shared-memory.js')
+      const a = await shared(folder, name, Object.getPrototypeOf(Int8Array) as never, () => new Uint8Array(1))
+      return a.buffer.constructor.name
+    }))
+  },
+  async warm () {},
+  dispose () {}
+})
+
+export const SHARED_PROBE = { module: new URL('./pool-fixture.ts', import.meta.url).href, export: 'sharedProbeLoader' }

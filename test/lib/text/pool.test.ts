@@ -2,14 +2,15 @@
 // and is replaced, a full queue sheds load with a JSON 503, a model a worker cannot load fails
 // start-up, and the event loop keeps answering while a large batch is inferred.
 import t, { type Test } from 'tap'
-import { cpSync, readFileSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { build, buildWithRealModels, FIXTURES, form, FORM, hasRealModel, KEY, tempDir } from '../../helper.js'
 import { ModelRegistry, registerLoader, scanStore } from '../../../lib/registry.js'
-import { CRASH, POOL_FIXTURE, poolFixtureLoader, SLOW } from './pool-fixture.js'
+import { CRASH, POOL_FIXTURE, poolFixtureLoader, SHARED_PROBE, sharedProbeLoader, SLOW } from './pool-fixture.js'
 
 // the fixture kind runs in the workers from here on (helper.ts registered it main-thread only)
 registerLoader('fixture', poolFixtureLoader, POOL_FIXTURE)
+registerLoader('shared-probe', sharedProbeLoader, SHARED_PROBE)
 
 const quiet = () => {}
 const ctx = { imageMaxPixels: 1_000_000 }
@@ -64,6 +65,29 @@ t.test('real text classifiers: the pool answers exactly the main-thread rows; wo
   const big = Array.from({ length: 1000 }, (_, i) => TEXTS[i % TEXTS.length]!)
   t.same(await pooled.get(names[0]!)!.predict(big), await main.get(names[0]!)!.predict(big), 'a batch of 1000, cut into chunks')
   t.ok(pooled.textPool!.jobs - jobs > 2, 'spread over several jobs')
+})
+
+t.test('the word vectors, NER weights and similarity vectors: one copy per process, read by every worker, the same answers', { skip: ['ner', 'similarity', 'custom_classifier', 'word-vectors'].every(hasRealModel) ? false : 'models missing' }, async (t) => {
+  const store = tempDir(t)
+  const real = join(import.meta.dirname, '..', '..', '..', 'model-store')
+  for (const n of ['ner', 'similarity', 'custom_classifier', 'word-vectors']) symlinkSync(join(real, n), join(store, n), 'dir')
+  // a probe model that reports where its thread finds a shared array
+  mkdirSync(join(store, 'probe', '1'), { recursive: true })
+  const manifest = JSON.parse(readFileSync(join(FIXTURES, 'sentiment', '1', 'manifest.json'), 'utf8')) as Record<string, unknown>
+  writeFileSync(join(store, 'probe', '1', 'manifest.json'), JSON.stringify({ ...manifest, name: 'probe', kind: 'shared-probe' }))
+  const { pooled, main } = await registries(t, store)
+  const probes = [['word-vectors', 'vectors'], ['word-vectors', 'vocab.slots'], ['ner', 'weights'], ['similarity', 'vectors'], ['similarity', 'idf']].map(([m, name]) => `${join(store, m!, '1')}|${name}`)
+  t.same(await pooled.get('probe')!.predict(probes), probes.map(() => 'SharedArrayBuffer'), 'workers read the process\'s copies')
+  t.same(await main.get('probe')!.predict(probes), probes.map(() => 'ArrayBuffer'), 'TEXT_WORKERS=0: the thread makes its own')
+  const texts = TEXTS.slice(0, 40)
+  const inputs: Record<string, unknown[]> = {
+    ner: ['Angela Merkel met Emmanuel Macron in Paris.', 'Apple opened a store in Berlin.', ...texts].flatMap((text) => ['en', 'de'].map((lang) => ({ text, lang }))),
+    similarity: texts.map((a, i) => ({ a, b: TEXTS[i + 1], lang: 'en' })),
+    custom_classifier: texts.map((text) => ({ text, labels: [{ name: 'food', keywords: [] }, { name: 'sport', keywords: ['football'] }, { name: 'money', keywords: [] }] }))
+  }
+  for (const [name, batch] of Object.entries(inputs)) {
+    t.same(await pooled.get<unknown, unknown>(name)!.predict(batch), await main.get<unknown, unknown>(name)!.predict(batch), `${name}: a batch of ${batch.length}`)
+  }
 })
 
 t.test('with no timed wait, texts that queue together travel as one batch, in order', async (t) => {
