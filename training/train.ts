@@ -11,10 +11,11 @@ import { logitsAll, predictAll, train, withTemperature, type Example, type Weigh
 import { argmax, confusion, ece, fitCalibration, fitsTemperature } from './metrics.js'
 import { OPS, type OpSpec, type Row, type Validation } from './ops.js'
 import { saveClassifier } from './save-classifier.js'
+import { calibrate } from './calibrate.js'
 
 const op = process.argv[2]
-// the span and pair models have training scripts of their own: training/<op>.ts
-const OWN = ['ner', 'keywords', 'similarity', 'word-vectors', 'sentiment-multilingual', 'emotion-multilingual', 'language_detection', 'abuse', 'target_sentiment']
+// the span and pair models have training scripts of their own: training/<op>.ts (calibrate <model>: training/calibrate.ts)
+const OWN = ['calibrate', 'ner', 'keywords', 'similarity', 'word-vectors', 'sentiment-multilingual', 'emotion-multilingual', 'language_detection', 'abuse', 'target_sentiment']
 if (op !== undefined && OWN.includes(op)) {
   await import(`./${op}.ts`)
   process.exit(0)
@@ -115,4 +116,6 @@ await saveClassifier(dir, weights, cfg, {
   calibration: { method: 'temperature scaling with a bias per label', temperature: Number(temperature.toFixed(4)), bias },
   metrics
 })
+// then the calibration by input (training/calibrate.ts), fitted on the saved model as served
+if (env.TRAIN_CALIBRATE !== '0') await calibrate(op!, dir)
 process.stderr.write(`wrote model-store/${op}/1 in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`)
