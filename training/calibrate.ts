@@ -4,7 +4,8 @@
 // operation (training/metrics.ts fitsTemperature; each set weighs alike, whatever its size) fit a
 // temperature that depends on the text's length and share of known words, and a bias per label.
 // The other halves report the expected calibration error before and after. npm run train -- <op>
-// runs it after training as well. CALIBRATE_DRY=1 prints the figures and writes nothing.
+// runs it after training as well. CALIBRATE_DRY=1 prints the figures and writes nothing;
+// CALIBRATE_KNOWN=0 leaves the share of known words out (experiments).
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { getTf } from '../lib/tf.js'
@@ -103,14 +104,4 @@ export async function calibrate (op: string, dir: string, log: (s: string) => vo
   await writeFile(path, JSON.stringify(manifest, null, 2) + '\n')
   log(`wrote the calibration by input into ${op}'s manifest`)
   return params
-}
-
-// npm run train -- calibrate <model> [version folder]
-if (process.argv[2] === 'calibrate') {
-  const op = process.argv[3]
-  if (op === undefined) {
-    process.stderr.write(`usage: npm run train -- calibrate <model>   (models: ${Object.keys(OPS).join(', ')})\n`)
-    process.exit(2)
-  }
-  await calibrate(op, process.argv[4] ?? join(import.meta.dirname, '..', 'model-store', op, '1'))
 }

@@ -51,6 +51,7 @@ export const loadTextClassifier: ModelLoader = async (dir, manifest, tf, ctx) =>
   // calibration by input (lib/text/calibration.ts), when the manifest has it: a text's scores are
   // rescaled by a temperature of its own, text by text, so a batch answers what each text alone would
   const byInput = inputCalibrationOf(manifest)
+  if (byInput !== undefined && byInput.bias.length !== manifest.labels.length) throw new Error(`${dir}: the calibration by input has ${byInput.bias.length} label biases for ${manifest.labels.length} labels`)
   const multi = (model.outputLayers[0]?.getConfig() as { activation?: string } | undefined)?.activation === 'sigmoid'
   const run = (texts: string[]): number[][] => {
     const probs = tf.tidy(() => forward(texts))
