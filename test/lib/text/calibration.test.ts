@@ -160,5 +160,6 @@ t.test('the served scores apply the manifest\'s calibration by input, each text 
   t.ok(top(sl!) < top(rl!), `the long text's top score softened: ${top(rl!).toFixed(3)} -> ${top(sl!).toFixed(3)}`)
   const [alone] = await served.predict([long]) as number[][]
   t.same(alone, sl, 'a text alone = in a batch')
+  await t.rejects(loadTextClassifier(dir, { ...manifest, calibration: { byInput: { ...byInput, bias: [0, 0] } } } as ModelManifest, tf, { imageMaxPixels: 0 }), /2 label biases for 3 labels/, 'biases for another number of labels are refused')
   bare.dispose(); served.dispose()
 })
