@@ -1,4 +1,5 @@
 // Scores computed the same way by training (validation each epoch) and by npm run eval.
+import { rng } from './fasttext.js'
 export function argmax (row: number[]): number {
   let best = 0
   for (let i = 1; i < row.length; i++) if ((row[i] as number) > (row[best] as number)) best = i
@@ -36,15 +37,31 @@ export const accuracy = (m: number[][]) => m.reduce((a, r, i) => a + (r[i] as nu
  * -1 (a text that no label fits, for independent per-label scores) is never right.
  */
 export function ece (probs: number[][], gold: number[], bins = 15): number {
-  const n = new Array<number>(bins).fill(0); const conf = new Array<number>(bins).fill(0); const hit = new Array<number>(bins).fill(0)
-  probs.forEach((p, i) => {
-    const top = argmax(p)
-    const c = p[top] as number
+  const conf = probs.map((p) => p[argmax(p)] as number)
+  return eceOf(conf, probs.map((p, i) => argmax(p) === gold[i]), bins)
+}
+
+/** The expected calibration error of answers given with these confidences, right or not. */
+export function eceOf (conf: number[], right: boolean[], bins = 15): number {
+  const n = new Array<number>(bins).fill(0); const sum = new Array<number>(bins).fill(0); const hit = new Array<number>(bins).fill(0)
+  conf.forEach((c, i) => {
     const b = Math.min(bins - 1, Math.floor(c * bins))
-    n[b]!++; conf[b]! += c; hit[b]! += top === gold[i] ? 1 : 0
+    n[b]!++; sum[b]! += c; hit[b]! += right[i] ? 1 : 0
   })
-  const total = probs.length
-  return total === 0 ? 0 : n.reduce((a, k, b) => a + (k === 0 ? 0 : Math.abs(conf[b]! - hit[b]!)), 0) / total
+  const total = conf.length
+  return total === 0 ? 0 : n.reduce((a, k, b) => a + (k === 0 ? 0 : Math.abs(sum[b]! - hit[b]!)), 0) / total
+}
+
+/**
+ * The calibration error a perfectly calibrated model would still show on so few rows: the mean ECE
+ * of answers with these confidences, each right with the probability it claims (draws of a seeded
+ * generator). On a few hundred rows it is several hundredths, the size of the 0.05 target.
+ */
+export function eceFloor (conf: number[], draws = 200, seed = 1): number {
+  const rand = rng(seed)
+  let total = 0
+  for (let d = 0; d < draws; d++) total += eceOf(conf, conf.map((c) => rand() < c))
+  return total / draws
 }
 
 /** Half the validation rows, by a hash of the text, fit a model's temperature; the other half report its calibration. */
@@ -94,4 +111,64 @@ export function fitCalibration (logits: number[][], gold: number[], multiLabel: 
     if (theta[0]! < 0.01) theta[0] = 0.01
   }
   return { temperature: 1 / theta[0]!, bias: theta.slice(1) }
+}
+
+/**
+ * Calibration by input (lib/text/calibration.ts): logits z become z / T(x) + d + e + f * u with
+ * log T(x) = a + b * u + c * k, u and k a text's centred log(1 + tokens) and share of known words;
+ * e + f * u, a shift of every label alike, only for independent scores (a softmax ignores it).
+ * Fitted like fitCalibration, by Adam on the weighted negative log-likelihood, from T = 1 and
+ * d = 0. useKnown false keeps c at 0; labelBias false keeps d at 0 (the order of the labels then never changes). topOnly (independent scores): the loss of each text's top
+ * label alone, right or wrong, which is what the calibration error of the top label measures.
+ * A softmax's biases are kept centred on the labels seen, so that a label without fitting rows
+ * (its bias fixed at 0) is not pushed down by the others all rising together.
+ */
+export function fitInputCalibration (logits: number[][], shapes: Array<{ u: number, k: number }>, gold: number[], multiLabel: boolean, opts: { weights?: number[], useKnown?: boolean, topOnly?: boolean, labelBias?: boolean, steps?: number } = {}): { a: number, b: number, c: number, e: number, f: number, bias: number[] } {
+  const classes = logits[0]?.length ?? 0
+  const w = opts.weights ?? logits.map(() => 1)
+  const total = w.reduce((a, b) => a + b, 0)
+  const count = new Array<number>(classes).fill(0)
+  for (const g of gold) if (g >= 0) count[g]!++
+  const seen = count.map((n) => n >= 20)
+  const P = 5
+  // parameters: a, b, c, e, f, then one bias per label
+  const theta = [0, 0, 0, 0, 0, ...new Array<number>(classes).fill(0)]
+  const frozen = theta.map((_, j) => (j >= P && (!seen[j - P] || opts.labelBias === false)) || (j === 2 && opts.useKnown === false) || ((j === 3 || j === 4) && !multiLabel))
+  const m = theta.map(() => 0); const v = theta.map(() => 0)
+  const lr = 0.02; const b1 = 0.9; const b2 = 0.999
+  const s = new Array<number>(classes).fill(0)
+  for (let step = 1; step <= (opts.steps ?? 800); step++) {
+    const grad = theta.map(() => 0)
+    logits.forEach((z, i) => {
+      const { u, k } = shapes[i]!
+      const inv = Math.exp(-(theta[0]! + theta[1]! * u + theta[2]! * k))
+      const shift = theta[3]! + theta[4]! * u
+      for (let c = 0; c < classes; c++) s[c] = z[c]! * inv + theta[c + P]! + shift
+      let p: number[]
+      if (multiLabel) p = s.map((x) => 1 / (1 + Math.exp(-x)))
+      else { const mx = Math.max(...s); const e = s.map((x) => Math.exp(x - mx)); const sum = e.reduce((a, b) => a + b, 0); p = e.map((x) => x / sum) }
+      const top = opts.topOnly === true && multiLabel ? argmax(s) : -1
+      let dg = 0; let ds = 0
+      p.forEach((pc, c) => {
+        if (top >= 0 && c !== top) return
+        const r = w[i]! * (pc - (c === gold[i] ? 1 : 0)) / total
+        dg -= r * z[c]! * inv
+        ds += r
+        grad[c + P]! += r
+      })
+      grad[0]! += dg; grad[1]! += dg * u; grad[2]! += dg * k; grad[3]! += ds; grad[4]! += ds * u
+    })
+    theta.forEach((_, j) => {
+      if (frozen[j]) return
+      m[j] = b1 * m[j]! + (1 - b1) * grad[j]!
+      v[j] = b2 * v[j]! + (1 - b2) * grad[j]! ** 2
+      theta[j]! -= lr * (m[j]! / (1 - b1 ** step)) / (Math.sqrt(v[j]! / (1 - b2 ** step)) + 1e-8)
+    })
+    if (!multiLabel) {
+      const on = seen.map((x, c) => x ? c : -1).filter((c) => c >= 0)
+      const mean = on.reduce((a, c) => a + theta[c + P]!, 0) / Math.max(1, on.length)
+      for (const c of on) theta[c + P]! -= mean
+    }
+  }
+  return { a: theta[0]!, b: theta[1]!, c: theta[2]!, e: theta[3]!, f: theta[4]!, bias: theta.slice(P) }
 }

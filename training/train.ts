@@ -3,7 +3,8 @@
 // A classifier is trained on its mixture of domains, its scores calibrated by a temperature fitted
 // on half of its validation rows (the expected calibration error is reported on the other half),
 // and, unless TRAIN_LODO=0, retrained once per held-out domain to measure how it does on a domain it
-// never saw (leave one domain out).
+// never saw (leave one domain out). Then, unless TRAIN_CALIBRATE=0, the saved model gets its
+// calibration by input (training/calibrate.ts; alone: npm run train -- calibrate <model>).
 import { join } from 'node:path'
 import type { FeatureConfig } from '../lib/text/features.js'
 import { loadWordVectors, type WordVectors } from '../lib/text/word-vectors.js'
@@ -11,8 +12,19 @@ import { logitsAll, predictAll, train, withTemperature, type Example, type Weigh
 import { argmax, confusion, ece, fitCalibration, fitsTemperature } from './metrics.js'
 import { OPS, type OpSpec, type Row, type Validation } from './ops.js'
 import { saveClassifier } from './save-classifier.js'
+import { calibrate } from './calibrate.js'
 
 const op = process.argv[2]
+// npm run train -- calibrate <model> [version folder]: the calibration by input of a trained model
+if (op === 'calibrate') {
+  const model = process.argv[3]
+  if (model === undefined || OPS[model] === undefined) {
+    process.stderr.write(`usage: npm run train -- calibrate <model>   (models: ${Object.keys(OPS).join(', ')})\n`)
+    process.exit(2)
+  }
+  await calibrate(model, process.argv[4] ?? join(import.meta.dirname, '..', 'model-store', model, '1'))
+  process.exit(0)
+}
 // the span and pair models have training scripts of their own: training/<op>.ts
 const OWN = ['ner', 'keywords', 'similarity', 'word-vectors', 'sentiment-multilingual', 'emotion-multilingual', 'language_detection', 'abuse', 'target_sentiment']
 if (op !== undefined && OWN.includes(op)) {
@@ -21,7 +33,7 @@ if (op !== undefined && OWN.includes(op)) {
 }
 const spec: OpSpec | undefined = op === undefined ? undefined : OPS[op]
 if (spec === undefined) {
-  process.stderr.write(`usage: npm run train -- <op>   (ops: ${[...Object.keys(OPS), ...OWN].join(', ')})\n`)
+  process.stderr.write(`usage: npm run train -- <op>   (ops: ${[...Object.keys(OPS), ...OWN].join(', ')}; calibrate <model>)\n`)
   process.exit(2)
 }
 
@@ -115,4 +127,6 @@ await saveClassifier(dir, weights, cfg, {
   calibration: { method: 'temperature scaling with a bias per label', temperature: Number(temperature.toFixed(4)), bias },
   metrics
 })
+// then the calibration by input (training/calibrate.ts), fitted on the saved model as served
+if (env.TRAIN_CALIBRATE !== '0') await calibrate(op!, dir)
 process.stderr.write(`wrote model-store/${op}/1 in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`)

@@ -9,6 +9,7 @@ import { fileIO } from '../tf-io.js'
 import { featureIds, featuriseBatch, type FeatureConfig } from './features.js'
 import { loadSharedVectors, vectorWords, type WordVectors } from './word-vectors.js'
 import { withoutEmbeddingTable } from './shared-tables.js'
+import { inputCalibrationOf, inputShape, recalibrate } from './calibration.js'
 import type { TF } from '../tf.js'
 
 type Tensor = import('@tensorflow/tfjs').Tensor
@@ -47,9 +48,17 @@ export const loadTextClassifier: ModelLoader = async (dir, manifest, tf, ctx) =>
     for (let start = 0; start < texts.length; start += chunk) out.push(...run(texts.slice(start, start + chunk)))
     return out
   }
+  // calibration by input (lib/text/calibration.ts), when the manifest has it: a text's scores are
+  // rescaled by a temperature of its own, text by text, so a batch answers what each text alone would
+  const byInput = inputCalibrationOf(manifest)
+  if (byInput !== undefined && byInput.bias.length !== manifest.labels.length) throw new Error(`${dir}: the calibration by input has ${byInput.bias.length} label biases for ${manifest.labels.length} labels`)
+  const multi = (model.outputLayers[0]?.getConfig() as { activation?: string } | undefined)?.activation === 'sigmoid'
   const run = (texts: string[]): number[][] => {
     const probs = tf.tidy(() => forward(texts))
-    try { return probs.arraySync() as number[][] } finally { probs.dispose() }
+    let out: number[][]
+    try { out = probs.arraySync() as number[][] } finally { probs.dispose() }
+    if (byInput === undefined) return out
+    return out.map((p, i) => recalibrate(p, inputShape(texts[i] as string, cfg, vectors), byInput, multi))
   }
   const loaded: LoadedModel<string, number[]> = {
     manifest,

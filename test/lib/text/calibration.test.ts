@@ -1,7 +1,17 @@
-// The calibration tools training uses: temperature fitting and the expected calibration error.
+// The calibration tools training uses: temperature fitting and the expected calibration error;
+// the calibration by input (lib/text/calibration.ts): its fit, and the served scores applying it.
 import t from 'tap'
-import { ece, fitCalibration } from '../../../training/metrics.js'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { ece, fitCalibration, fitInputCalibration } from '../../../training/metrics.js'
 import { rng } from '../../../training/fasttext.js'
+import { inputShape, logTemperature, recalibrate, toLogits, type InputCalibration } from '../../../lib/text/calibration.js'
+import { loadTextClassifier } from '../../../lib/text/classifier.js'
+import type { FeatureConfig } from '../../../lib/text/features.js'
+import { fileIO } from '../../../lib/tf-io.js'
+import { getTf } from '../../../lib/tf.js'
+import type { ModelManifest } from '../../../schemas/model-manifest.js'
 
 const softmax = (z: number[]) => { const m = Math.max(...z); const e = z.map((v) => Math.exp(v - m)); const s = e.reduce((a, b) => a + b, 0); return e.map((v) => v / s) }
 
@@ -55,4 +65,101 @@ t.test('a label with no held rows keeps a bias of 0', async (t) => {
   const gold = logits.map((_, i) => i % 2 === 0 ? 0 : 1)
   const { bias } = fitCalibration(logits, gold, false)
   t.equal(bias[2], 0, 'the third label was never seen: not pushed down')
+})
+
+t.test('calibration by input recovers a temperature that depends on length', async (t) => {
+  // true logits z; the model reports z / T(x) with log T(x) = 0.3 - 0.8 u (u: centred log length),
+  // so it is too unsure of long texts and too sure of short ones; labels drawn from softmax(z)
+  const rand = rng(11)
+  const logits: number[][] = []; const gold: number[] = []; const shapes: Array<{ u: number, k: number }> = []
+  for (let i = 0; i < 4000; i++) {
+    const u = rand() * 4 - 2
+    const z = [rand() * 4, rand() * 4, rand() * 4]
+    const p = softmax(z)
+    const r = rand()
+    gold.push(r < p[0]! ? 0 : r < p[0]! + p[1]! ? 1 : 2)
+    const T = Math.exp(0.3 - 0.8 * u)
+    logits.push(z.map((v) => v / T))
+    shapes.push({ u, k: 0 })
+  }
+  const f = fitInputCalibration(logits, shapes, gold, false, { useKnown: false, steps: 1000 })
+  // the fit's T undoes the model's: log T = -(0.3 - 0.8 u)
+  t.ok(Math.abs(f.a + 0.3) < 0.1, `a ${f.a.toFixed(3)} near -0.3`)
+  t.ok(Math.abs(f.b - 0.8) < 0.1, `b ${f.b.toFixed(3)} near 0.8`)
+  t.equal(f.c, 0, 'c kept at 0')
+  t.ok(f.bias.every((b) => Math.abs(b) < 0.1), `biases near 0: ${f.bias.map((b) => b.toFixed(2)).join(' ')}`)
+  const after = logits.map((z, i) => softmax(z.map((v, c) => v * Math.exp(-(f.a + f.b * shapes[i]!.u)) + f.bias[c]!)))
+  // one temperature for all: the best it can do
+  const one = fitCalibration(logits, gold, false)
+  const global = logits.map((z) => softmax(z.map((v, c) => v / one.temperature + one.bias[c]!)))
+  const longs = logits.map((_, i) => i).filter((i) => shapes[i]!.u > 1)
+  const pick = (ps: number[][]) => longs.map((i) => ps[i]!)
+  t.ok(ece(pick(global), longs.map((i) => gold[i]!)) > 0.08, `one temperature: long texts ${ece(pick(global), longs.map((i) => gold[i]!)).toFixed(3)} off`)
+  t.ok(ece(pick(after), longs.map((i) => gold[i]!)) < 0.04, `by input: long texts ${ece(pick(after), longs.map((i) => gold[i]!)).toFixed(3)} off`)
+})
+
+t.test('calibration by input: independent scores, a bias that never pushes down a label without rows', async (t) => {
+  const rand = rng(13)
+  const logits: number[][] = []; const gold: number[] = []; const shapes: Array<{ u: number, k: number }> = []
+  for (let i = 0; i < 400; i++) {
+    logits.push([rand() * 4 - 2, rand() * 4 - 2, -3])
+    gold.push(i % 2)
+    shapes.push({ u: rand() - 0.5, k: rand() - 0.5 })
+  }
+  const soft = fitInputCalibration(logits, shapes, gold, false, { steps: 200 })
+  t.equal(soft.bias[2], 0, 'the label without rows keeps 0')
+  t.ok(Math.abs(soft.bias[0]! + soft.bias[1]!) < 1e-9, 'the others stay centred on 0')
+  t.equal(soft.e, 0, 'a softmax has no shift')
+  const multi = fitInputCalibration(logits, shapes, gold, true, { steps: 200, topOnly: true, labelBias: false })
+  t.same(multi.bias, [0, 0, 0], 'no bias per label when asked')
+  t.not(multi.e, 0, 'independent scores: a shift of every label')
+})
+
+t.test('scores to logits and back', async (t) => {
+  const p = [0.7, 0.2, 0.1]
+  const params: InputCalibration = { method: 'test', a: 0, b: 0, c: 0, tokensCentre: 0, knownCentre: 0, bias: [0, 0, 0] }
+  const same = recalibrate(p, { logTokens: 3, known: 1 }, params, false)
+  t.ok(same.every((x, i) => Math.abs(x - p[i]!) < 1e-12), 'T = 1 and no bias: the scores unchanged')
+  const indep = recalibrate([0.9, 0.05, 0.5], { logTokens: 3, known: 1 }, params, true)
+  t.ok(Math.abs(indep[0]! - 0.9) < 1e-9 && Math.abs(indep[2]! - 0.5) < 1e-9, 'independent scores unchanged too')
+  t.ok(toLogits([0, 1], true).every(Number.isFinite) && toLogits([0, 1], false).every(Number.isFinite), 'scores of 0 and 1 give finite logits')
+  const sharp = recalibrate(p, { logTokens: 3, known: 1 }, { ...params, a: Math.log(0.5) }, false)
+  t.ok(sharp[0]! > 0.85, `T = 0.5 sharpens: ${sharp[0]!.toFixed(3)}`)
+})
+
+t.test('the served scores apply the manifest\'s calibration by input, each text by its own length', async (t) => {
+  const { tf } = await getTf()
+  type Sym = import('@tensorflow/tfjs').SymbolicTensor
+  const cfg: FeatureConfig = { buckets: 256, charNgrams: [], wordBigrams: false, maxFeatures: 400, maxChars: 4000 }
+  const ids = tf.input({ shape: [null], dtype: 'int32', name: 'ids' })
+  const weights = tf.input({ shape: [null], name: 'weights' })
+  const emb = tf.layers.embedding({ inputDim: cfg.buckets, outputDim: 4, name: 'features', embeddingsInitializer: tf.initializers.randomNormal({ stddev: 2, seed: 7 }) }).apply(ids) as Sym
+  const w3 = tf.layers.reshape({ targetShape: [-1, 1] }).apply(weights) as Sym
+  const flat = tf.layers.flatten().apply(tf.layers.dot({ axes: 1, name: 'average' }).apply([emb, w3]) as Sym) as Sym
+  const out = tf.layers.dense({ units: 3, activation: 'softmax', kernelInitializer: tf.initializers.randomNormal({ stddev: 2, seed: 8 }) }).apply(flat) as Sym
+  const model = tf.model({ inputs: [ids, weights], outputs: out })
+  const dir = await mkdtemp(join(tmpdir(), 'calibration-'))
+  t.teardown(() => rm(dir, { recursive: true, force: true }))
+  await model.save(fileIO(join(dir, 'model.json')))
+  model.dispose()
+  await writeFile(join(dir, 'features.json'), JSON.stringify(cfg))
+  const manifest = { name: 'toy', version: 1, kind: 'text-classifier', labels: ['a', 'b', 'c'], outputs: [{ name: 'probabilities', dtype: 'float32', shape: [null, 3] }] } as unknown as ModelManifest
+  // T(x) = exp(log(1 + tokens) - log(11)): 1 at 10 tokens, below for shorter texts (sharper), above for longer (softer)
+  const byInput: InputCalibration = { method: 'test', a: 0, b: 1, c: 0, tokensCentre: Math.log(11), knownCentre: 0, bias: [0.2, 0, -0.2] }
+  const bare = await loadTextClassifier(dir, manifest, tf, { imageMaxPixels: 0 })
+  const served = await loadTextClassifier(dir, { ...manifest, calibration: { byInput } } as ModelManifest, tf, { imageMaxPixels: 0 })
+  const short = 'zebra'
+  const long = Array.from({ length: 60 }, (_, i) => `w${i % 7}`).join(' ')
+  const [rs, rl] = await bare.predict([short, long]) as number[][]
+  const [ss, sl] = await served.predict([short, long]) as number[][]
+  t.ok(logTemperature(byInput, inputShape(short, cfg)) < 0 && logTemperature(byInput, inputShape(long, cfg)) > 0, 'short: T < 1; long: T > 1')
+  const want = (p: number[], text: string) => recalibrate(p, inputShape(text, cfg), byInput, false)
+  t.ok(ss!.every((x, i) => Math.abs(x - want(rs!, short)[i]!) < 1e-9), 'the short text: its own temperature')
+  t.ok(sl!.every((x, i) => Math.abs(x - want(rl!, long)[i]!) < 1e-9), 'the long text: its own temperature')
+  const top = (p: number[]) => Math.max(...p)
+  t.ok(top(sl!) < top(rl!), `the long text's top score softened: ${top(rl!).toFixed(3)} -> ${top(sl!).toFixed(3)}`)
+  const [alone] = await served.predict([long]) as number[][]
+  t.same(alone, sl, 'a text alone = in a batch')
+  await t.rejects(loadTextClassifier(dir, { ...manifest, calibration: { byInput: { ...byInput, bias: [0, 0] } } } as ModelManifest, tf, { imageMaxPixels: 0 }), /2 label biases for 3 labels/, 'biases for another number of labels are refused')
+  bare.dispose(); served.dispose()
 })

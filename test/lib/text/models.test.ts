@@ -9,6 +9,7 @@ import { Value } from '@sinclair/typebox/value'
 import { ModelManifest } from '../../../schemas/model-manifest.js'
 import { scanStore } from '../../../lib/registry.js'
 import { loadTextClassifier } from '../../../lib/text/classifier.js'
+import { inputCalibrationOf, inputShape, logTemperature, recalibrate, withoutInputCalibration } from '../../../lib/text/calibration.js'
 import { getTf } from '../../../lib/tf.js'
 import { featurise, featuriseBatch, type FeatureConfig } from '../../../lib/text/features.js'
 import { fileIO } from '../../../lib/tf-io.js'
@@ -70,7 +71,8 @@ t.test('text classifiers: the served embedding bag equals the saved graph run by
   proto.predict = function (this: unknown, ...a: unknown[]) { calls++; return original.apply(this, a) }
   t.teardown(() => { proto.predict = original })
   for (const info of (await scanStore(STORE)).filter((i) => i.manifest.kind === 'text-classifier')) {
-    const served = await loadTextClassifier(info.dir, info.manifest, tf, { imageMaxPixels: 0 })
+    // the weights alone: the calibration by input comes after them (checked in the next test)
+    const served = await loadTextClassifier(info.dir, withoutInputCalibration(info.manifest), tf, { imageMaxPixels: 0 })
     calls = 0
     const got = await served.predict(texts) as number[][]
     t.equal(calls, 0, `${info.name}: served without model.predict (the JS embedding bag)`)
@@ -91,6 +93,33 @@ t.test('text classifiers: the served embedding bag equals the saved graph run by
     }
     served.dispose(); model.dispose()
   }
+})
+
+t.test('text classifiers with a calibration by input in their manifest serve the weights\' scores recalibrated text by text', async (t) => {
+  const { tf } = await getTf()
+  const texts = ['Great!', 'Stocks fell sharply today, and the bank warned of worse to come as rates rose again.', 'meh', 'word '.repeat(400)]
+  let checked = 0
+  for (const info of (await scanStore(STORE)).filter((i) => i.manifest.kind === 'text-classifier')) {
+    const params = inputCalibrationOf(info.manifest)
+    if (params === undefined) continue
+    checked++
+    const served = await loadTextClassifier(info.dir, info.manifest, tf, { imageMaxPixels: 0 })
+    const bare = await loadTextClassifier(info.dir, withoutInputCalibration(info.manifest), tf, { imageMaxPixels: 0 })
+    const cfg = JSON.parse(readFileSync(join(info.dir, 'features.json'), 'utf8')) as FeatureConfig
+    const wv = cfg.vectors === undefined ? undefined : await loadWordVectors(join(STORE, cfg.vectors))
+    const got = await served.predict(texts) as number[][]
+    const raw = await bare.predict(texts) as number[][]
+    for (const [i, row] of got.entries()) {
+      const want = recalibrate(raw[i]!, inputShape(texts[i]!, cfg, wv), params, independent(info.manifest))
+      const worst = Math.max(...row.map((p, c) => Math.abs(p - want[c]!)))
+      t.ok(worst < 1e-6, `${info.name}: text ${i} = the weights' scores recalibrated (largest difference ${worst.toExponential(1)})`)
+    }
+    // a short and a long text get temperatures of their own
+    const [short, long] = [inputShape(texts[0]!, cfg, wv), inputShape(texts[3]!, cfg, wv)]
+    t.not(logTemperature(params, short).toFixed(3), logTemperature(params, long).toFixed(3), `${info.name}: short and long texts, temperatures apart`)
+    served.dispose(); bare.dispose()
+  }
+  t.ok(checked >= 6, `${checked} classifiers calibrated by input`)
 })
 
 t.test('text classifiers: every kind of layer after the sum, run as TF.js ops or by layer.call, equals model.predict', async (t) => {

@@ -1,0 +1,87 @@
+// Calibration by input: a text classifier's scores, already calibrated by one temperature baked
+// into its weights, are softened or sharpened once more by a temperature that depends on what the
+// service can see of the text itself: how many tokens it has and what share of its words the shared
+// word-vector table knows. One temperature cannot suit a 500-word article and a 6-word headline
+// alike: the mean of many features is a surer guess than the mean of a few. Parameters live in the
+// model's manifest (calibration.byInput), fitted by `npm run train -- calibrate <model>`.
+import type { ModelManifest } from '../../schemas/model-manifest.js'
+import { tokens, type FeatureConfig } from './features.js'
+import { vectorWords, type WordVectors } from './word-vectors.js'
+
+export interface InputCalibration {
+  method: string
+  /** T(x) = exp(a + b * (log(1 + tokens) - tokensCentre) + c * (known - knownCentre)) */
+  a: number
+  b: number
+  c: number
+  tokensCentre: number
+  knownCentre: number
+  /** added to each label's logit after the division by T(x) */
+  bias: number[]
+  /** independent scores only: every label's logit is shifted by e + f * (log(1 + tokens) - tokensCentre) as well */
+  e?: number
+  f?: number
+  /** which rows fitted it, and how */
+  fitted?: string
+}
+
+/** What the calibration reads of a text: log(1 + its feature tokens) and the share of its words with a word vector (0 with none). */
+export interface InputShape { logTokens: number, known: number }
+
+export function inputShape (text: string, cfg: FeatureConfig, vectors?: WordVectors): InputShape {
+  const logTokens = Math.log1p(tokens(text, cfg.maxChars).length)
+  if (vectors === undefined) return { logTokens, known: 0 }
+  const words = vectorWords(text, cfg.maxChars)
+  let hits = 0
+  for (const w of words) if (vectors.row(w) >= 0) hits++
+  return { logTokens, known: words.length === 0 ? 0 : hits / words.length }
+}
+
+/** log T(x) */
+export function logTemperature (p: InputCalibration, x: InputShape): number {
+  return p.a + p.b * (x.logTokens - p.tokensCentre) + p.c * (x.known - p.knownCentre)
+}
+
+// float32 probabilities back to logits: 0 and 1 are clamped (their logits would be infinite)
+const TINY = 1e-30
+const EDGE = 1e-7
+
+/**
+ * Logits of a row of scores: log p for a softmax (logits up to a constant, which a softmax
+ * ignores), log(p / (1 - p)) for independent sigmoid scores.
+ */
+export function toLogits (p: readonly number[], multiLabel: boolean): number[] {
+  if (multiLabel) return p.map((x) => { const q = Math.min(1 - EDGE, Math.max(EDGE, x)); return Math.log(q / (1 - q)) })
+  return p.map((x) => Math.log(Math.max(TINY, x)))
+}
+
+export function activate (z: readonly number[], multiLabel: boolean): number[] {
+  if (multiLabel) return z.map((x) => 1 / (1 + Math.exp(-x)))
+  let m = -Infinity
+  for (const x of z) if (x > m) m = x
+  const e = z.map((x) => Math.exp(x - m))
+  const s = e.reduce((a, b) => a + b, 0)
+  return e.map((x) => x / s)
+}
+
+/** One text's scores recalibrated: activate(logits / T(x) + bias + shift(x)). */
+export function recalibrate (p: readonly number[], x: InputShape, params: InputCalibration, multiLabel: boolean): number[] {
+  const inv = Math.exp(-logTemperature(params, x))
+  const shift = multiLabel ? (params.e ?? 0) + (params.f ?? 0) * (x.logTokens - params.tokensCentre) : 0
+  return activate(toLogits(p, multiLabel).map((z, c) => z * inv + (params.bias[c] ?? 0) + shift), multiLabel)
+}
+
+type WithCalibration = ModelManifest & { calibration?: { byInput?: InputCalibration } & Record<string, unknown> }
+
+/** The manifest's calibration by input, if it has one. */
+export function inputCalibrationOf (manifest: ModelManifest): InputCalibration | undefined {
+  return (manifest as WithCalibration).calibration?.byInput
+}
+
+/** The manifest without its calibration by input: the model's scores as the weights alone give them. */
+export function withoutInputCalibration (manifest: ModelManifest): ModelManifest {
+  const m = manifest as WithCalibration
+  if (m.calibration?.byInput === undefined) return manifest
+  const { byInput: _, ...rest } = m.calibration
+  return { ...m, calibration: rest } as ModelManifest
+}
