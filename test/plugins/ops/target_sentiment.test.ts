@@ -1,4 +1,6 @@
 import t from 'tap'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { build, buildWithRealModels, FORM, form, hasRealModel, KEY, top } from '../../helper.js'
 
 const skip = hasRealModel('target_sentiment') ? false : 'model-store/target_sentiment not trained yet'
@@ -29,6 +31,17 @@ t.test('both eras\' paths and field names; scores towards the aspect, with its o
       t.equal(batch[1]!.offsets.length, 2, 'every occurrence')
     }
   }
+})
+
+t.test('a laptop review, a neutral mention, and the shared word vectors read beside the bag', { skip }, async (t) => {
+  const app = await buildWithRealModels(t, ['target_sentiment'])
+  const post = (text: string, aspect: string) => app.inject({ method: 'POST', url: '/v4/target_sentiment', headers: FORM, payload: form({ api_key: KEY, text, aspect }) })
+  const laptop = 'The battery life is dreadful but the screen is gorgeous.'
+  t.equal(top(((await post(laptop, 'battery life')).json() as Answer).sentiment), 'negative')
+  t.equal(top(((await post(laptop, 'screen')).json() as Answer).sentiment), 'positive')
+  t.equal(top(((await post('We ordered the pasta and a bottle of wine.', 'pasta')).json() as Answer).sentiment), 'neutral', 'a mention without an opinion')
+  const manifest = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', '..', 'model-store', 'target_sentiment', '1', 'manifest.json'), 'utf8')) as { inputs: Array<{ name: string }> }
+  t.same(manifest.inputs.map((i) => i.name), ['ids', 'weights', 'vectors'], 'the model reads the word-vector mean of the rewritten input')
 })
 
 t.test('bad input', { skip }, async (t) => {
