@@ -46,7 +46,7 @@ function one (stmt: Stmt, ...params: unknown[]): unknown {
  * Turns of the event loop a group stays open after its first write, for the requests read in
  * them to join it. Under load the commits get fewer and the requests they release come in larger
  * bunches, which the text pool then sends to its workers in fewer, larger messages (single
- * sentiment texts, 10 connections: main thread 113 -> 106 us and text worker 36 -> 29 us of CPU per
+ * sentiment texts, 10 connections: main thread 117 -> 102 us and text worker 36 -> 29 us of CPU per
  * request; docs/performance.md). On an idle service a turn with nothing to read costs a few
  * microseconds.
  */
