@@ -87,6 +87,36 @@ t.test('charges asked for in one turn commit together, each seeing the ones befo
   t.match(await s.charge('key_h', 'text', 1, limits, now, 'sentiment'), { ok: true, daily: { used: 1 } }, 'the next turn commits again')
 })
 
+t.test('a group stays open for the turns after its first write: charges asked for in them join its commit, and none settles before it', async (t) => {
+  const dir = tempDir(t)
+  const now = new Date()
+  const big = { daily: 1000, monthly: 1000 }
+  const turn = () => new Promise((resolve) => setImmediate(resolve))
+  // log frames written by three charges, each asked for one turn after the one before
+  const spread = async (s: SqliteStore, key: string): Promise<{ frames: number, settledEarly: boolean }> => {
+    const db = (s as unknown as { db: { exec (sql: string): void, prepare (sql: string): { raw (): { get (): unknown[] } } } }).db
+    db.exec('PRAGMA wal_checkpoint(TRUNCATE)')
+    let settled = 0
+    const first = s.charge(key, 'text', 1, big, now, 'sentiment').then((r) => { settled++; return r })
+    await turn()
+    const second = s.charge(key, 'text', 1, big, now, 'sentiment').then((r) => { settled++; return r })
+    await turn()
+    const settledEarly = settled > 0
+    const third = s.charge(key, 'text', 1, big, now, 'sentiment')
+    t.same((await Promise.all([first, second, third])).map((r) => r.daily.used), [1, 2, 3], 'charged in the order asked')
+    return { frames: db.prepare('PRAGMA wal_checkpoint(PASSIVE)').raw().get()[1] as number, settledEarly }
+  }
+  const grouped = new SqliteStore(join(dir, 'a'))
+  t.teardown(() => grouped.close())
+  const g = await spread(grouped, 'key_t')
+  t.notOk(g.settledEarly, 'no charge of the open group settled before its commit')
+  const eager = new SqliteStore(join(dir, 'b'), { gatherTurns: 0 })
+  t.teardown(() => eager.close())
+  const e = await spread(eager, 'key_t')
+  t.ok(e.settledEarly, 'with no turns to gather, the first charge commits alone')
+  t.ok(g.frames < e.frames, `three charges over three turns wrote ${g.frames} log frames in one group, ${e.frames} in more than one`)
+})
+
 t.test('while another process holds the write lock, charges wait for it without blocking the event loop', async (t) => {
   const dir = tempDir(t)
   const s = new SqliteStore(dir, { busyMs: 5000 })
