@@ -3,11 +3,13 @@
 // their own (16 MB for 131,072 x 32 per classifier and worker). Read straight from model.json and
 // its weight files (lib/tf-io.ts) and decoded here, not by TensorFlow.js, whose wasm heap would keep
 // the room it took: float32, or quantised as float16 or uint8/uint16.
-import { join } from 'node:path'
+import { open, readFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
 import { fileIO } from '../tf-io.js'
 
 type WeightSpec = import('@tensorflow/tfjs').io.WeightsManifestEntry
 type IOHandler = import('@tensorflow/tfjs').io.IOHandler
+interface ModelJson { modelTopology: object, format?: string, generatedBy?: string, convertedBy?: string | null, userDefinedMetadata?: Record<string, {}>, weightsManifest?: Array<{ paths: string[], weights: WeightSpec[] }> }
 
 /** the weight the embedding bag sums (the 'features' Embedding layer's) */
 export const EMBEDDINGS = 'features/embeddings'
@@ -42,32 +44,52 @@ export function withoutEmbeddingTable (modelJson: string): { handler: IOHandler,
   let rows = NaN
   const handler: IOHandler = {
     async load () {
-      const art = await fileIO(modelJson).load!()
-      const specs = art.weightSpecs ?? []
-      const data = Buffer.from(art.weightData as ArrayBuffer)
+      const json = JSON.parse(await readFile(modelJson, 'utf8')) as ModelJson
+      const groups = json.weightsManifest ?? []
       const parts: Buffer[] = []
-      let offset = 0
       const kept: WeightSpec[] = []
-      for (const spec of specs) {
-        const { size } = stored(spec)
-        if (spec.name === EMBEDDINGS && spec.shape.length === 2) {
-          rows = spec.shape[0] as number
-          const dim = spec.shape[1] as number
-          kept.push({ name: spec.name, shape: [1, dim], dtype: 'float32' })
-          parts.push(Buffer.alloc(4 * dim))
-        } else {
-          kept.push(spec)
-          parts.push(data.subarray(offset, offset + size))
+      // each weight read from its file at its offset: the table, most of the file, is never read
+      // (every worker loads every classifier, and what it read would wait for the GC as garbage)
+      for (const group of groups) {
+        if (group.paths.length !== 1) throw new Error(`${modelJson}: a weight group in ${group.paths.length} files`)
+        const file = await open(join(dirname(modelJson), group.paths[0] as string), 'r')
+        try {
+          let offset = 0
+          for (const spec of group.weights) {
+            const { size } = stored(spec)
+            if (spec.name === EMBEDDINGS && spec.shape.length === 2) {
+              rows = spec.shape[0] as number
+              const dim = spec.shape[1] as number
+              kept.push({ name: spec.name, shape: [1, dim], dtype: 'float32' })
+              parts.push(Buffer.alloc(4 * dim))
+            } else {
+              kept.push(spec)
+              const bytes = Buffer.alloc(size)
+              const { bytesRead } = await file.read(bytes, 0, size, offset)
+              if (bytesRead !== size) throw new Error(`${modelJson}: ${group.paths[0]} ends inside ${spec.name}`)
+              parts.push(bytes)
+            }
+            offset += size
+          }
+        } finally {
+          await file.close()
         }
-        offset += size
       }
       if (Number.isNaN(rows)) throw new Error(`${modelJson}: no ${EMBEDDINGS} weight`)
-      const topology = structuredClone(art.modelTopology) as { config?: { layers?: Array<{ class_name: string, config: { name: string, input_dim?: number } }> } }
+      const topology = json.modelTopology as { config?: { layers?: Array<{ class_name: string, config: { name: string, input_dim?: number } }> } }
       const layer = topology.config?.layers?.find((l) => l.class_name === 'Embedding' && l.config.name === EMBEDDINGS.split('/')[0])
       if (layer === undefined) throw new Error(`${modelJson}: no Embedding layer named ${EMBEDDINGS.split('/')[0]}`)
       layer.config.input_dim = 1
       const all = Buffer.concat(parts)
-      return { ...art, modelTopology: topology, weightSpecs: kept, weightData: all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength) }
+      return {
+        modelTopology: json.modelTopology,
+        format: json.format,
+        generatedBy: json.generatedBy,
+        convertedBy: json.convertedBy,
+        userDefinedMetadata: json.userDefinedMetadata,
+        weightSpecs: kept,
+        weightData: all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength)
+      }
     }
   }
   return { handler, rows: () => rows }
