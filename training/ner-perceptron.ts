@@ -68,7 +68,7 @@ export const pool = (parts: Prf[]): Prf => prf(parts.reduce((a, x) => a + x.tp, 
  * and a target-domain one, the latter used and updated by the `target` examples only; the tagger
  * returned (and validated) is the target domain's, shared + target weights summed into one table.
  */
-export interface TrainOpts { buckets: number, epochs: number, seed: number, log: (s: string) => void, name: string, select?: boolean, adapt?: boolean }
+export interface TrainOpts { buckets: number, epochs: number, seed: number, log: (s: string) => void, name: string, select?: boolean, adapt?: boolean, /** called with each epoch's averaged tagger */ onEpoch?: (epoch: number, m: Tagger) => void }
 
 /**
  * Averaged perceptron (Collins 2002) with the lazy-averaging trick: W holds the current weights, U the
@@ -141,12 +141,52 @@ export function train (data: Encoded[], val: Encoded[], o: TrainOpts): { model: 
       c++
     }
     const m = V === undefined ? average() : targetAverage(average())
+    o.onEpoch?.(epoch, m)
     const v = evaluate(m, val)
     history.push(v)
     o.log(`  ${o.name} epoch ${epoch}: ${errors} token errors / ${tokens} (${(100 * errors / tokens).toFixed(2)}%), ${val.length > 0 ? `validation F1 ${v.f1.toFixed(4)} (P ${v.p.toFixed(3)} R ${v.r.toFixed(3)})` : 'no validation'}, ${((performance.now() - t0) / 1000).toFixed(1)} s`)
     if (best === null || v.f1 > best.val.f1 || o.select === false) best = { model: m, epoch, val: v }
   }
   return { ...best as { model: Tagger, epoch: number, val: Prf }, history }
+}
+
+/**
+ * Bagging: `k` perceptrons, each on its own shuffle order (seeds o.seed, o.seed + 1, ...) and, with
+ * `silverShare` < 1, its own random share of the examples that are not `target` (silver), their
+ * averaged weights averaged again into one tagger of the same shape (so serving is unchanged). The
+ * history is the bag's: after epoch e, the mean of every member's tagger after epoch e. k = 1 is
+ * plain train().
+ */
+export function trainBagged (data: Encoded[], val: Encoded[], o: TrainOpts, k: number, silverShare = 1): { model: Tagger, epoch: number, val: Prf, history: Prf[] } {
+  if (k <= 1 && silverShare >= 1) return train(data, val, o)
+  const sums: Tagger[] = []
+  for (let j = 0; j < k; j++) {
+    const rand = rng(o.seed + 7919 * (j + 1))
+    const part = silverShare >= 1 ? data : data.filter((d) => d.target === true || rand() < silverShare)
+    train(part, val, {
+      ...o,
+      seed: o.seed + j,
+      name: `${o.name} bag ${j + 1}/${k}`,
+      onEpoch: (e, m) => {
+        const s = sums[e - 1]
+        if (s === undefined) { sums[e - 1] = { W: m.W, T: m.T, buckets: m.buckets }; return }
+        for (let i = 0; i < s.W.length; i++) s.W[i]! += m.W[i] as number
+        for (let i = 0; i < s.T.length; i++) s.T[i]! += m.T[i] as number
+      }
+    })
+    const last = sums[sums.length - 1] as Tagger
+    const v = evaluate({ W: last.W.map((x) => x / (j + 1)), T: last.T.map((x) => x / (j + 1)), buckets: last.buckets }, val)
+    if (val.length > 0) o.log(`  ${o.name}: mean of the first ${j + 1} perceptrons after the last epoch: validation F1 ${v.f1.toFixed(4)} (P ${v.p.toFixed(3)} R ${v.r.toFixed(3)})`)
+  }
+  for (const s of sums) {
+    for (let i = 0; i < s.W.length; i++) s.W[i]! /= k
+    for (let i = 0; i < s.T.length; i++) s.T[i]! /= k
+  }
+  const history = sums.map((s) => evaluate(s, val))
+  history.forEach((v, e) => o.log(`  ${o.name} bag of ${k}, epoch ${e + 1}: ${val.length > 0 ? `validation F1 ${v.f1.toFixed(4)} (P ${v.p.toFixed(3)} R ${v.r.toFixed(3)})` : 'no validation'}`))
+  let best = sums.length - 1
+  if (o.select !== false) history.forEach((v, e) => { if (v.f1 > (history[best] as Prf).f1) best = e })
+  return { model: sums[best] as Tagger, epoch: best + 1, val: history[best] as Prf, history }
 }
 
 /** the confidence temperatures tried: 2^(k/2) for k = -2 .. 12 */

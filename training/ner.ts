@@ -9,7 +9,8 @@
 // of it. `npm run train -- ner --cv-de` runs only that cross-validation and writes nothing. Each
 // language's corpora and settings are in training/ner-sources.ts.
 // NER_LANGS=en,de, NER_EPOCHS, NER_BUCKETS, NER_DE_MIX, NER_DE_GOLD, NER_DE_ADAPT=0, NER_DE_LEXW,
-// NER_DE_LEX=0, NER_DE_NOUNS=0, NER_DE_NAMES=0, NER_NAMES_MINPOP and NER_OUT override for experiments only.
+// NER_DE_LEX=0, NER_DE_NOUNS=0, NER_DE_NAMES=0, NER_DE_BAG, NER_DE_SILVER, NER_NAMES_MINPOP and NER_OUT
+// override for experiments only.
 import { mkdir, writeFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileIO } from '../lib/tf-io.js'
@@ -20,7 +21,7 @@ import { rng, shuffle } from './fasttext.js'
 import { MAX_CHARS, quantise } from '../lib/text/ner.js'
 import { retokenize, wnut17, type Sentence } from './ner-data.js'
 import { LANGS, SEED, type CvSource, type LangSpec } from './ner-sources.js'
-import { TEMPERATURES, applyThresholds, bestTemperature, calibrate, calibrationLoss, evaluate, fitThresholds, pickThresholds, pool, scoreSpans, train, type Encoded, type Prf, type Scored, type Tagger } from './ner-perceptron.js'
+import { TEMPERATURES, applyThresholds, bestTemperature, calibrate, calibrationLoss, evaluate, fitThresholds, pickThresholds, pool, scoreSpans, train, trainBagged, type Encoded, type Prf, type Scored, type Tagger } from './ner-perceptron.js'
 
 const env = process.env
 const BUCKETS = Number(env.NER_BUCKETS ?? 2 ** 18)
@@ -53,7 +54,7 @@ function fitWithGold (silver: Sentence[], gold: Sentence[], cv: CvSource, heldOu
   for (const d of goldEnc) d.target = true
   for (let r = 1; r < cv.repeat; r++) tr.push(...goldEnc)
   const va = encode(heldOut, () => lex?.full, nouns)
-  const { model, history } = train(tr, va, { buckets: BUCKETS, epochs, seed: SEED, log, name, select: false, adapt: cv.adapt })
+  const { model, history } = trainBagged(tr, va, { buckets: BUCKETS, epochs, seed: SEED, log, name, select: false, adapt: cv.adapt }, cv.bag, cv.silverShare)
   const q = quantise(model.W)
   return { served: { ...model, W: q.dequantised }, model, bytes: q.bytes, scale: q.scale, min: q.min, ...(lex !== undefined ? { lex: lex.full } : {}), va, history }
 }
@@ -108,7 +109,7 @@ function crossValidate (lang: string, spec: LangSpec, cv: CvSource, silver: Sent
   data.push({ name: `${cv.name} [${lang}]`, path: cv.path, licence: cv.licence, split: `${cv.split} (all of it, the only in-domain gold data: ${cv.repeat} times among the training sentences; outer PER/ORG/LOC, OTH as MISC, *deriv and *part as O)`, rows: gold.length })
   saveLanguage(lang, f, f.lex, f.model.T, nouns)
   metrics.push({ dataset: cv.name, split: `${cv.split}, ${cv.folds}-fold cross-validated (folds by source document, seed ${SEED}; outer PER/ORG/LOC, *deriv and *part as O): the shipped model trains on all of it`, metric: `entity F1 (exact span, PER/ORG/LOC; sentences cut by the service's tokeniser), pooled over the ${cv.folds} held-out folds, each tagged by a model trained on the other ${cv.folds - 1} and the silver data (fold F1 ${held.map((v) => v.f1.toFixed(3)).join(', ')}; mean ${mean.toFixed(4)}; P ${pooled.p.toFixed(3)} R ${pooled.r.toFixed(3)})`, value: Number(pooled.f1.toFixed(4)), baseline: cv.baseline })
-  notes.push(`${lang}: ${epochs} epochs (fixed), ${cv.name} ${cv.split} ${cv.repeat} times among the training sentences and ${cv.lexiconWeight} times in the lexicon${cv.adapt ? ', with target-domain weights of its own (feature augmentation, Daume 2007; served: shared + target weights)' : ''}, temperature ${Number(all.temp.toFixed(3))}, PER/ORG/LOC entities below confidence ${all.thresholds.join('/')} dropped (temperature and thresholds fitted on the ${cv.folds}-fold cross-validation's held-out predictions); its figure below is that cross-validation's, pooled over the held-out folds (folds by source document), each scored by a tagger that did not see it, with temperature and thresholds fitted on the other folds; the data mix, gold weights and epoch count were chosen by that figure, so it is slightly optimistic`)
+  notes.push(`${lang}: ${epochs} epochs (fixed)${cv.bag > 1 ? `, the mean of ${cv.bag} perceptrons each trained on its own shuffle order${cv.silverShare < 1 ? ` and its own random ${cv.silverShare * 100}% of the silver sentences` : ''} (bagging)` : ''}, ${cv.name} ${cv.split} ${cv.repeat} times among the training sentences and ${cv.lexiconWeight} times in the lexicon${cv.adapt ? ', with target-domain weights of its own (feature augmentation, Daume 2007; served: shared + target weights)' : ''}, temperature ${Number(all.temp.toFixed(3))}, PER/ORG/LOC entities below confidence ${all.thresholds.join('/')} dropped (temperature and thresholds fitted on the ${cv.folds}-fold cross-validation's held-out predictions); its figure below is that cross-validation's, pooled over the held-out folds (folds by source document), each scored by a tagger that did not see it, with temperature and thresholds fitted on the other folds; the data mix, gold weights and epoch count were chosen by that figure, so it is slightly optimistic`)
 }
 
 const langs = CV_ONLY ? ['de'] : (env.NER_LANGS ?? 'en,es,nl,de').split(',')
