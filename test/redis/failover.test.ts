@@ -12,7 +12,7 @@ import { clusterSetup, masterOf, sentinelPrimary, sentinelSetup, until, type Nod
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 async function failover (t: Test, url: string, killPrimary: () => Node, promoted: () => boolean): Promise<void> {
-  const svc = await startService(t, { REDIS_URL: url, REDIS_TIMEOUT_MS: '800' }, { waitMs: 60_000 })
+  const svc = await startService(t, { REDIS_URL: url }, { waitMs: 60_000 })
   await until('the service ready', () => true)
   for (let i = 0; i < 100 && (await fetch(`${svc.url}/health/ready`)).status !== 200; i++) await sleep(200)
   const tally = newTally()
