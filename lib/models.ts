@@ -20,9 +20,7 @@ export interface LoaderContext {
   image?: ImageSettings
   /** the TensorFlow.js backend (auto when not given) */
   tfBackend?: TfBackend
-  /** classifiers' embedding tables shared by the text workers, by model folder (lib/text/shared-tables.ts) */
-  sharedTables?: Record<string, Float32Array>
-  /** other arrays the text workers read alike (word vectors, NER weights...), by model folder (lib/text/shared-memory.ts) */
+  /** arrays the text workers read alike (embedding tables, word vectors, NER weights...), by model folder (lib/text/shared-memory.ts) */
   shared?: SharedArrays
 }
 /** image worker threads, images waiting for one, labels object_recognizer answers */

@@ -11,7 +11,6 @@ import type { LoadedModel, LoaderContext, ModelLoader } from './models.js'
 import { getTf } from './tf.js'
 import { TextPool, type PoolModel } from './text/pool.js'
 import { folderKey, type SharedArray, type SharedArrays } from './text/shared-memory.js'
-import { sharedEmbedding } from './text/shared-tables.js'
 
 interface LoaderRef { module: string, export: string }
 /** a kind's arrays that every text worker reads alike, made once on the main thread (lib/text/shared-memory.ts) */
@@ -20,7 +19,7 @@ type Sharer = (dir: string) => Promise<Record<string, SharedArray>>
 /** Loaders by manifest kind, imported only when a model of that kind is present. The image
  * loaders stay on the main thread: they are front ends to their own worker pool. */
 const builtin: Record<string, LoaderRef & { mainThread?: true, share?: string }> = {
-  'text-classifier': { module: './text/classifier.js', export: 'loadTextClassifier' },
+  'text-classifier': { module: './text/classifier.js', export: 'loadTextClassifier', share: 'shareClassifier' },
   'human-face': { module: './image/human.js', export: 'loadHumanFace', mainThread: true },
   'human-object': { module: './image/human.js', export: 'loadHumanObject', mainThread: true },
   'nsfw-classifier': { module: './image/human.js', export: 'loadNsfw', mainThread: true },
@@ -133,20 +132,14 @@ export class ModelRegistry {
     }
     if (pooled.size > 0) {
       const t0 = performance.now()
-      // the classifiers' embedding tables: one copy in shared memory for every worker
-      const sharedTables: Record<string, Float32Array> = {}
-      for (const info of pooled.values()) {
-        if (info.manifest.kind !== 'text-classifier') continue
-        const table = await sharedEmbedding(info.dir)
-        if (table !== null) sharedTables[info.dir] = table
-      }
-      // and the other arrays every worker reads alike (word vectors, NER weights, similarity vectors)
+      // one copy in shared memory of what every worker reads alike (embedding tables, word vectors,
+      // NER weights, similarity vectors)
       const shared: SharedArrays = {}
       for (const info of [...pooled.values(), ...all.filter((i) => i.manifest.kind in RESOURCE_KINDS)]) {
         const share = await sharerFor(info.manifest.kind)
         if (share !== null) shared[folderKey(info.dir)] = await share(info.dir)
       }
-      const textPool = new TextPool({ size: pool.workers, maxQueue: pool.queue, models: [...pooled.values()], ctx: { ...ctx, sharedTables, shared }, log })
+      const textPool = new TextPool({ size: pool.workers, maxQueue: pool.queue, models: [...pooled.values()], ctx: { ...ctx, shared }, log })
       // a worker's message already names the model that failed and its version
       await textPool.start()
       this.textPool = textPool

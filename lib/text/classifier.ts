@@ -8,7 +8,8 @@ import type { LoadedModel, ModelLoader } from '../models.js'
 import { fileIO } from '../tf-io.js'
 import { featureIds, featuriseBatch, type FeatureConfig } from './features.js'
 import { loadSharedVectors, vectorWords, type WordVectors } from './word-vectors.js'
-import { withoutEmbeddingTable } from './shared-tables.js'
+import { adoptedArray, type SharedArray } from './shared-memory.js'
+import { sharedEmbedding, withoutEmbeddingTable } from './shared-tables.js'
 import { inputCalibrationOf, inputShape, recalibrate } from './calibration.js'
 import type { TF } from '../tf.js'
 
@@ -21,10 +22,17 @@ type LayersModel = import('@tensorflow/tfjs').LayersModel
 // embedding bag below never builds those activations, but model.predict (the fallback) does.
 const MAX_ACTIVATIONS = 16 * 1024 * 1024
 
-export const loadTextClassifier: ModelLoader = async (dir, manifest, tf, ctx) => {
+/** The embedding table, decoded once per process for every text worker (lib/text/shared-memory.ts); none for a model without one. */
+export async function shareClassifier (dir: string): Promise<Record<string, SharedArray>> {
+  const table = await sharedEmbedding(dir)
+  return table === null ? {} : { [EMBEDDING_TABLE]: table }
+}
+const EMBEDDING_TABLE = 'embeddings'
+
+export const loadTextClassifier: ModelLoader = async (dir, manifest, tf) => {
   const cfg = JSON.parse(await readFile(join(dir, 'features.json'), 'utf8')) as FeatureConfig
   // with the process's shared copy of the embedding table (the text workers), TF.js loads a stub of it
-  const shared = ctx.sharedTables?.[dir]
+  const shared = adoptedArray(dir, EMBEDDING_TABLE, Float32Array)
   const stub = shared === undefined ? undefined : withoutEmbeddingTable(join(dir, 'model.json'))
   const model = await tf.loadLayersModel(stub?.handler ?? fileIO(join(dir, 'model.json')))
   const dim = (model.getLayer('features').getWeights()[0]?.shape[1] as number | undefined) ?? 32

@@ -1,9 +1,10 @@
-// Arrays that every text worker reads alike (the word-vector table, the NER weights, the similarity
-// model's vectors), made once per process in shared memory: the registry calls a model kind's
-// `share` function on the main thread before the text workers start, hands the result to every
-// worker in its start-up data, and the worker adopts it here. A loader asks `shared(dir, name, make)`:
-// the process's copy when there is one, else it makes its own (a model loaded on the main thread, in
-// tests or with TEXT_WORKERS=0), so a loader reads the same values either way.
+// Arrays that every text worker reads alike (the classifiers' embedding tables, the word-vector
+// table, the NER weights, the similarity model's vectors), made once per process in shared memory:
+// the registry calls a model kind's `share` function on the main thread before the text workers
+// start, hands the result to every worker in its start-up data, and the worker adopts it here. A
+// loader asks `shared(dir, name, kind, make)`: the process's copy when there is one, else it makes
+// its own (a model loaded on the main thread, in tests or with TEXT_WORKERS=0), so a loader reads
+// the same values either way.
 import { realpathSync } from 'node:fs'
 import { open } from 'node:fs/promises'
 
@@ -26,12 +27,17 @@ export function folderKey (dir: string): string {
 
 type Kind<T extends SharedArray> = abstract new (...args: never[]) => T
 
-/** The process's array `name` of the folder `dir` (checked to be a `kind`), or else `make()`'s own. */
-export async function shared<T extends SharedArray> (dir: string, name: string, kind: Kind<T>, make: () => Promise<T> | T): Promise<T> {
+/** The process's array `name` of the folder `dir` (checked to be a `kind`), or undefined when this thread was given none. */
+export function adoptedArray<T extends SharedArray> (dir: string, name: string, kind: Kind<T>): T | undefined {
   const given = adopted[folderKey(dir)]?.[name]
-  if (given === undefined) return await make()
+  if (given === undefined) return undefined
   if (!(given instanceof kind)) throw new Error(`the shared ${name} of ${dir} is a ${given.constructor.name}, its loader reads a ${kind.name}`)
   return given
+}
+
+/** The process's array `name` of the folder `dir` (checked to be a `kind`), or else `make()`'s own. */
+export async function shared<T extends SharedArray> (dir: string, name: string, kind: Kind<T>, make: () => Promise<T> | T): Promise<T> {
+  return adoptedArray(dir, name, kind) ?? await make()
 }
 
 /** A copy of `src` in a SharedArrayBuffer of its own, of the same kind. */

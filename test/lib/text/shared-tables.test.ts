@@ -5,10 +5,18 @@ import { join } from 'node:path'
 import { scanStore } from '../../../lib/registry.js'
 import { getTf } from '../../../lib/tf.js'
 import { fileIO } from '../../../lib/tf-io.js'
-import { loadTextClassifier } from '../../../lib/text/classifier.js'
+import { loadTextClassifier, shareClassifier } from '../../../lib/text/classifier.js'
+import { adoptShared, folderKey } from '../../../lib/text/shared-memory.js'
 import { sharedEmbedding, withoutEmbeddingTable } from '../../../lib/text/shared-tables.js'
 
 const STORE = join(import.meta.dirname, '..', '..', '..', 'model-store')
+const ctx = { imageMaxPixels: 0 }
+
+/** the classifier of `dir` loaded as a text worker that was given `table` loads it */
+async function loadGiven (info: { dir: string, manifest: Parameters<typeof loadTextClassifier>[1] }, tf: Parameters<typeof loadTextClassifier>[2], table: Float32Array) {
+  adoptShared({ [folderKey(info.dir)]: { embeddings: table } })
+  try { return await loadTextClassifier(info.dir, info.manifest, tf, ctx) } finally { adoptShared(undefined) }
+}
 
 t.test('every classifier: the shared table equals the decoded weight, and a classifier reads the table it is given', async (t) => {
   const { tf } = await getTf()
@@ -25,12 +33,13 @@ t.test('every classifier: the shared table equals the decoded weight, and a clas
     model.dispose()
     if (table === null) continue
     const texts = ['I love it!', 'the meeting is at noon']
-    const own = await loadTextClassifier(info.dir, info.manifest, tf, { imageMaxPixels: 0 })
-    const given = await loadTextClassifier(info.dir, info.manifest, tf, { imageMaxPixels: 0, sharedTables: { [info.dir]: table } })
+    const own = await loadTextClassifier(info.dir, info.manifest, tf, ctx)
+    t.same((await shareClassifier(info.dir)).embeddings, table, `${info.name}: what the registry shares with the workers`)
+    const given = await loadGiven(info, tf, table)
     t.same(await given.predict(texts), await own.predict(texts), `${info.name}: the same answers from the shared table`)
     // a table of zeros given instead: the answers move, so the given table is what is read
     const zeros = new Float32Array(new SharedArrayBuffer(table.length * 4))
-    const blank = await loadTextClassifier(info.dir, info.manifest, tf, { imageMaxPixels: 0, sharedTables: { [info.dir]: zeros } })
+    const blank = await loadGiven(info, tf, zeros)
     t.notSame(await blank.predict(texts), await own.predict(texts), `${info.name}: reads the table it was given`)
     own.dispose(); given.dispose(); blank.dispose()
   }
@@ -57,5 +66,5 @@ t.test('with a shared table, TensorFlow.js loads a one-row stub of the embedding
   full.dispose(); small.dispose()
   // a shared table of the wrong size is refused, not read past its end
   const short = new Float32Array(new SharedArrayBuffer(64 * 4))
-  await t.rejects(loadTextClassifier(info.dir, info.manifest, tf, { imageMaxPixels: 0, sharedTables: { [info.dir]: short } }), /shared embedding table has 64 values/)
+  await t.rejects(loadGiven(info, tf, short), /shared embedding table has 64 values/)
 })
