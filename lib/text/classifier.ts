@@ -9,7 +9,7 @@ import { fileIO } from '../tf-io.js'
 import { featureIds, featuriseBatch, type FeatureConfig } from './features.js'
 import { loadSharedVectors, vectorWords, type WordVectors } from './word-vectors.js'
 import { adoptedArray, type SharedArray } from './shared-memory.js'
-import { sharedEmbedding, withoutEmbeddingTable } from './shared-tables.js'
+import { halves, sharedEmbedding, withoutEmbeddingTable } from './shared-tables.js'
 import { inputCalibrationOf, inputShape, recalibrate } from './calibration.js'
 import type { TF } from '../tf.js'
 
@@ -22,23 +22,24 @@ type LayersModel = import('@tensorflow/tfjs').LayersModel
 // embedding bag below never builds those activations, but model.predict (the fallback) does.
 const MAX_ACTIVATIONS = 16 * 1024 * 1024
 
-/** The embedding table, decoded once per process for every text worker (lib/text/shared-memory.ts); none for a model without one. */
+/** The embedding table, once per process for every text worker (lib/text/shared-memory.ts): float32, or float16 bits; none for a model without one. */
 export async function shareClassifier (dir: string): Promise<Record<string, SharedArray>> {
   const table = await sharedEmbedding(dir)
-  return table === null ? {} : { [EMBEDDING_TABLE]: table }
+  return table === null ? {} : { [table instanceof Uint16Array ? EMBEDDING_HALVES : EMBEDDING_TABLE]: table }
 }
 const EMBEDDING_TABLE = 'embeddings'
+const EMBEDDING_HALVES = 'embeddings.float16'
 
 export const loadTextClassifier: ModelLoader = async (dir, manifest, tf) => {
   const cfg = JSON.parse(await readFile(join(dir, 'features.json'), 'utf8')) as FeatureConfig
   // with the process's shared copy of the embedding table (the text workers), TF.js loads a stub of it
-  const shared = adoptedArray(dir, EMBEDDING_TABLE, Float32Array)
+  const shared = adoptedArray(dir, EMBEDDING_TABLE, Float32Array) ?? adoptedArray(dir, EMBEDDING_HALVES, Uint16Array)
   const stub = shared === undefined ? undefined : withoutEmbeddingTable(join(dir, 'model.json'))
   const model = await tf.loadLayersModel(stub?.handler ?? fileIO(join(dir, 'model.json')))
   const dim = (model.getLayer('features').getWeights()[0]?.shape[1] as number | undefined) ?? 32
   // the shared word-vector table, named relative to the model store
   const vectors = cfg.vectors === undefined ? undefined : await loadSharedVectors(dir, cfg.vectors)
-  const table = stub === undefined ? undefined : { values: shared as Float32Array, rows: stub.rows() }
+  const table = stub === undefined || shared === undefined ? undefined : { values: shared, rows: stub.rows() }
   const bag = embeddingBag(tf, model, cfg, vectors, table)
   if (table !== undefined && bag === null) throw new Error(`${dir}: a shared embedding table needs the embedding-bag architecture`)
   const forward = bag ?? ((texts: string[]) => {
@@ -87,7 +88,7 @@ export const loadTextClassifier: ModelLoader = async (dir, manifest, tf) => {
  * (test/lib/text/models.test.ts compares them for every model in model-store). Null, and
  * model.predict is used, for another architecture.
  */
-function embeddingBag (tf: TF, model: LayersModel, cfg: FeatureConfig, vectors?: WordVectors, shared?: { values: Float32Array, rows: number }): ((texts: string[]) => Tensor) | null {
+function embeddingBag (tf: TF, model: LayersModel, cfg: FeatureConfig, vectors?: WordVectors, shared?: { values: Float32Array | Uint16Array, rows: number }): ((texts: string[]) => Tensor) | null {
   const embedding = model.getLayer('features')
   const idsInput = embedding.inboundNodes[0]?.inboundLayers[0]
   // the word-vector mean, when the model reads one, is its third input (ids, weights, vectors: layer
@@ -116,6 +117,8 @@ function embeddingBag (tf: TF, model: LayersModel, cfg: FeatureConfig, vectors?:
   const rows = shared?.rows ?? (w.shape[0] as number)
   if (shared !== undefined && shared.values.length !== rows * dim) throw new Error(`the shared embedding table has ${shared.values.length} values, not ${rows} x ${dim}`)
   const table = shared?.values ?? w.dataSync() as Float32Array
+  // a float16 table is read through the value of each bit pattern (exact: the same float32s)
+  const half = table instanceof Uint16Array ? halves() : null
   // the JS copy is the one read from now on: the backend's copy (16 MB for 131,072 x 32) is freed,
   // since nothing runs the embedding layer (model.predict is only for the architectures refused
   // above); the layer forgets the variable, so that disposing the model does not dispose it twice
@@ -138,7 +141,8 @@ function embeddingBag (tf: TF, model: LayersModel, cfg: FeatureConfig, vectors?:
       for (let k = 0; k < count; k++) {
         const id = ids[k] as number
         if (id < 0 || id >= rows) throw new Error(`feature id ${id} is outside the embedding table (${rows} rows)`)
-        for (let d = 0, at = id * dim; d < dim; d++, at++) acc[d] = (acc[d] as number) + (table[at] as number)
+        if (half === null) for (let d = 0, at = id * dim; d < dim; d++, at++) acc[d] = (acc[d] as number) + (table[at] as number)
+        else for (let d = 0, at = id * dim; d < dim; d++, at++) acc[d] = (acc[d] as number) + (half[table[at] as number] as number)
       }
       // every feature's weight is 1/count (featurise): the mean of the rows
       const weight = Math.fround(1 / count)

@@ -22,13 +22,24 @@ function stored (spec: WeightSpec): { n: number, size: number } {
   return { n, size: n * (BYTES[spec.quantization?.dtype ?? spec.dtype] ?? NaN) }
 }
 
-/** The embedding table of the classifier in `dir`, in a SharedArrayBuffer; null if it has none. */
-export async function sharedEmbedding (dir: string): Promise<Float32Array | null> {
+/**
+ * The embedding table of the classifier in `dir`, in a SharedArrayBuffer; null if it has none. A
+ * table stored as float16 stays so (its bits, half the memory of float32: `halves()` reads them,
+ * exactly); other tables are decoded into float32.
+ */
+export async function sharedEmbedding (dir: string): Promise<Float32Array | Uint16Array | null> {
   const { weightSpecs = [], weightData } = await fileIO(join(dir, 'model.json')).load!()
   let offset = 0
   for (const spec of weightSpecs) {
     const { n, size } = stored(spec)
-    if (spec.name === EMBEDDINGS && spec.dtype === 'float32') return decode(Buffer.from(weightData as ArrayBuffer, offset, size), n, spec)
+    if (spec.name === EMBEDDINGS && spec.dtype === 'float32') {
+      const bytes = Buffer.from(weightData as ArrayBuffer, offset, size)
+      if (spec.quantization?.dtype !== 'float16') return decode(bytes, n, spec)
+      const bits = new Uint16Array(new SharedArrayBuffer(n * 2))
+      const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+      for (let i = 0; i < n; i++) bits[i] = view.getUint16(i * 2, true)
+      return bits
+    }
     offset += size
   }
   return null
@@ -112,8 +123,8 @@ function decode (bytes: Buffer, n: number, spec: WeightSpec): Float32Array {
 }
 
 let lut: Float32Array | null = null
-/** Every half-precision value as a float32, by its bits (256 KB, made once). */
-function halves (): Float32Array {
+/** Every half-precision value as a float32, by its bits (256 KB, made once per thread). */
+export function halves (): Float32Array {
   if (lut === null) {
     lut = new Float32Array(65536)
     for (let h = 0; h < 65536; h++) lut[h] = half(h)

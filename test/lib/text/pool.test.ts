@@ -76,7 +76,7 @@ t.test('embedding tables, word vectors, NER weights and similarity vectors: one 
   const manifest = JSON.parse(readFileSync(join(FIXTURES, 'sentiment', '1', 'manifest.json'), 'utf8')) as Record<string, unknown>
   writeFileSync(join(store, 'probe', '1', 'manifest.json'), JSON.stringify({ ...manifest, name: 'probe', kind: 'shared-probe' }))
   const { pooled, main } = await registries(t, store)
-  const probes = [['sentiment', 'embeddings'], ['word-vectors', 'vectors'], ['word-vectors', 'vocab.slots'], ['ner', 'weights'], ['similarity', 'vectors'], ['similarity', 'idf']].map(([m, name]) => `${join(store, m!, '1')}|${name}`)
+  const probes = [['sentiment', 'embeddings.float16'], ['word-vectors', 'vectors'], ['word-vectors', 'vocab.slots'], ['ner', 'weights'], ['similarity', 'vectors'], ['similarity', 'idf']].map(([m, name]) => `${join(store, m!, '1')}|${name}`)
   t.same(await pooled.get('probe')!.predict(probes), probes.map(() => 'SharedArrayBuffer'), 'workers read the process\'s copies')
   t.same(await main.get('probe')!.predict(probes), probes.map(() => 'ArrayBuffer'), 'TEXT_WORKERS=0: the thread makes its own')
   const texts = TEXTS.slice(0, 40)

@@ -1,20 +1,21 @@
 // The classifiers' embedding tables decoded into shared memory: equal to what TensorFlow.js decodes
 // from the same files, and read by a classifier given them instead of a copy of its own.
 import t from 'tap'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { scanStore } from '../../../lib/registry.js'
 import { getTf } from '../../../lib/tf.js'
 import { fileIO } from '../../../lib/tf-io.js'
 import { loadTextClassifier, shareClassifier } from '../../../lib/text/classifier.js'
 import { adoptShared, folderKey } from '../../../lib/text/shared-memory.js'
-import { sharedEmbedding, withoutEmbeddingTable } from '../../../lib/text/shared-tables.js'
+import { halves, sharedEmbedding, withoutEmbeddingTable } from '../../../lib/text/shared-tables.js'
 
 const STORE = join(import.meta.dirname, '..', '..', '..', 'model-store')
 const ctx = { imageMaxPixels: 0 }
 
 /** the classifier of `dir` loaded as a text worker that was given `table` loads it */
-async function loadGiven (info: { dir: string, manifest: Parameters<typeof loadTextClassifier>[1] }, tf: Parameters<typeof loadTextClassifier>[2], table: Float32Array) {
-  adoptShared({ [folderKey(info.dir)]: { embeddings: table } })
+async function loadGiven (info: { dir: string, manifest: Parameters<typeof loadTextClassifier>[1] }, tf: Parameters<typeof loadTextClassifier>[2], table: Float32Array | Uint16Array) {
+  adoptShared({ [folderKey(info.dir)]: table instanceof Uint16Array ? { 'embeddings.float16': table } : { embeddings: table } })
   try { return await loadTextClassifier(info.dir, info.manifest, tf, ctx) } finally { adoptShared(undefined) }
 }
 
@@ -27,18 +28,24 @@ t.test('every classifier: the shared table equals the decoded weight, and a clas
     t.ok(table !== null && table.buffer instanceof SharedArrayBuffer, `${info.name}: a shared table`)
     const model = await tf.loadLayersModel(fileIO(join(info.dir, 'model.json')))
     const expected = model.getLayer('features').getWeights()[0]!.dataSync() as Float32Array
+    const stored = JSON.parse(readFileSync(join(info.dir, 'model.json'), 'utf8')).weightsManifest[0].weights.find((w: { name: string }) => w.name === 'features/embeddings')
+    t.equal(table instanceof Uint16Array, stored.quantization?.dtype === 'float16', `${info.name}: a float16 table keeps its bits (half the memory), others are float32`)
+    const half = halves()
+    const value = (i: number) => table instanceof Uint16Array ? half[table[i]!] : table![i]
     let differ = table === null || table.length !== expected.length ? -1 : 0
-    for (let i = 0; differ === 0 && i < expected.length; i++) if (table![i] !== expected[i]) differ = i + 1
+    for (let i = 0; differ === 0 && i < expected.length; i++) if (value(i) !== expected[i]) differ = i + 1
     t.equal(differ, 0, `${info.name}: ${expected.length} values, all equal to TensorFlow.js's`)
     model.dispose()
     if (table === null) continue
     const texts = ['I love it!', 'the meeting is at noon']
     const own = await loadTextClassifier(info.dir, info.manifest, tf, ctx)
-    t.same((await shareClassifier(info.dir)).embeddings, table, `${info.name}: what the registry shares with the workers`)
+    const shares = await shareClassifier(info.dir)
+    const sharedTable = shares[table instanceof Uint16Array ? 'embeddings.float16' : 'embeddings']
+    t.ok(sharedTable !== undefined && Buffer.from(sharedTable.buffer).equals(Buffer.from(table.buffer)), `${info.name}: what the registry shares with the workers`)
     const given = await loadGiven(info, tf, table)
     t.same(await given.predict(texts), await own.predict(texts), `${info.name}: the same answers from the shared table`)
     // a table of zeros given instead: the answers move, so the given table is what is read
-    const zeros = new Float32Array(new SharedArrayBuffer(table.length * 4))
+    const zeros = table instanceof Uint16Array ? new Uint16Array(new SharedArrayBuffer(table.length * 2)) : new Float32Array(new SharedArrayBuffer(table.length * 4))
     const blank = await loadGiven(info, tf, zeros)
     t.notSame(await blank.predict(texts), await own.predict(texts), `${info.name}: reads the table it was given`)
     own.dispose(); given.dispose(); blank.dispose()
