@@ -1,11 +1,10 @@
 // The classifiers' embedding tables, decoded once per process into shared memory: the text workers
 // each load their models, but read the embedding bag's rows from these tables instead of a copy of
 // their own (16 MB for 131,072 x 32 per classifier and worker). Read straight from model.json and
-// its weight files (lib/tf-io.ts) and decoded here, not by TensorFlow.js, whose wasm heap would keep
-// the room it took: float32, or quantised as float16 or uint8/uint16.
+// its weight files, each weight at its offset, and decoded here, not by TensorFlow.js, whose wasm
+// heap would keep the room it took: float32, or quantised as float16 or uint8/uint16.
 import { open, readFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { fileIO } from '../tf-io.js'
 
 type WeightSpec = import('@tensorflow/tfjs').io.WeightsManifestEntry
 type IOHandler = import('@tensorflow/tfjs').io.IOHandler
@@ -23,26 +22,51 @@ function stored (spec: WeightSpec): { n: number, size: number } {
 }
 
 /**
+ * model.json and the stored bytes of the weights `wanted` picks, each read from its file at its
+ * offset; the others are listed with no bytes (never read: a process reads only what it keeps).
+ */
+async function readWeights (modelJson: string, wanted: (spec: WeightSpec) => boolean): Promise<{ json: ModelJson, weights: Array<{ spec: WeightSpec, bytes: Buffer | null }> }> {
+  const json = JSON.parse(await readFile(modelJson, 'utf8')) as ModelJson
+  const weights: Array<{ spec: WeightSpec, bytes: Buffer | null }> = []
+  for (const group of json.weightsManifest ?? []) {
+    if (group.paths.length !== 1) throw new Error(`${modelJson}: a weight group in ${group.paths.length} files`)
+    const file = await open(join(dirname(modelJson), group.paths[0] as string), 'r')
+    try {
+      let offset = 0
+      for (const spec of group.weights) {
+        const { size } = stored(spec)
+        let bytes: Buffer | null = null
+        if (wanted(spec)) {
+          bytes = Buffer.alloc(size)
+          const { bytesRead } = await file.read(bytes, 0, size, offset)
+          if (bytesRead !== size) throw new Error(`${modelJson}: ${group.paths[0]} ends inside ${spec.name}`)
+        }
+        weights.push({ spec, bytes })
+        offset += size
+      }
+    } finally {
+      await file.close()
+    }
+  }
+  return { json, weights }
+}
+
+/**
  * The embedding table of the classifier in `dir`, in a SharedArrayBuffer; null if it has none. A
  * table stored as float16 stays so (its bits, half the memory of float32: `halves()` reads them,
  * exactly); other tables are decoded into float32.
  */
 export async function sharedEmbedding (dir: string): Promise<Float32Array | Uint16Array | null> {
-  const { weightSpecs = [], weightData } = await fileIO(join(dir, 'model.json')).load!()
-  let offset = 0
-  for (const spec of weightSpecs) {
-    const { n, size } = stored(spec)
-    if (spec.name === EMBEDDINGS && spec.dtype === 'float32') {
-      const bytes = Buffer.from(weightData as ArrayBuffer, offset, size)
-      if (spec.quantization?.dtype !== 'float16') return decode(bytes, n, spec)
-      const bits = new Uint16Array(new SharedArrayBuffer(n * 2))
-      const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-      for (let i = 0; i < n; i++) bits[i] = view.getUint16(i * 2, true)
-      return bits
-    }
-    offset += size
-  }
-  return null
+  const isTable = (spec: WeightSpec) => spec.name === EMBEDDINGS && spec.dtype === 'float32'
+  const table = (await readWeights(join(dir, 'model.json'), isTable)).weights.find((w) => isTable(w.spec))
+  if (table?.bytes == null) return null
+  const { spec, bytes } = table
+  const { n } = stored(spec)
+  if (spec.quantization?.dtype !== 'float16') return decode(bytes, n, spec)
+  const bits = new Uint16Array(new SharedArrayBuffer(n * 2))
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  for (let i = 0; i < n; i++) bits[i] = view.getUint16(i * 2, true)
+  return bits
 }
 
 /**
@@ -55,35 +79,21 @@ export function withoutEmbeddingTable (modelJson: string): { handler: IOHandler,
   let rows = NaN
   const handler: IOHandler = {
     async load () {
-      const json = JSON.parse(await readFile(modelJson, 'utf8')) as ModelJson
-      const groups = json.weightsManifest ?? []
+      // the table, most of the file, is never read (every worker loads every classifier, and what it
+      // read would wait for the GC as garbage)
+      const isTable = (spec: WeightSpec) => spec.name === EMBEDDINGS && spec.shape.length === 2
+      const { json, weights } = await readWeights(modelJson, (spec) => !isTable(spec))
       const parts: Buffer[] = []
       const kept: WeightSpec[] = []
-      // each weight read from its file at its offset: the table, most of the file, is never read
-      // (every worker loads every classifier, and what it read would wait for the GC as garbage)
-      for (const group of groups) {
-        if (group.paths.length !== 1) throw new Error(`${modelJson}: a weight group in ${group.paths.length} files`)
-        const file = await open(join(dirname(modelJson), group.paths[0] as string), 'r')
-        try {
-          let offset = 0
-          for (const spec of group.weights) {
-            const { size } = stored(spec)
-            if (spec.name === EMBEDDINGS && spec.shape.length === 2) {
-              rows = spec.shape[0] as number
-              const dim = spec.shape[1] as number
-              kept.push({ name: spec.name, shape: [1, dim], dtype: 'float32' })
-              parts.push(Buffer.alloc(4 * dim))
-            } else {
-              kept.push(spec)
-              const bytes = Buffer.alloc(size)
-              const { bytesRead } = await file.read(bytes, 0, size, offset)
-              if (bytesRead !== size) throw new Error(`${modelJson}: ${group.paths[0]} ends inside ${spec.name}`)
-              parts.push(bytes)
-            }
-            offset += size
-          }
-        } finally {
-          await file.close()
+      for (const { spec, bytes } of weights) {
+        if (isTable(spec)) {
+          rows = spec.shape[0] as number
+          const dim = spec.shape[1] as number
+          kept.push({ name: spec.name, shape: [1, dim], dtype: 'float32' })
+          parts.push(Buffer.alloc(4 * dim))
+        } else {
+          kept.push(spec)
+          parts.push(bytes as Buffer)
         }
       }
       if (Number.isNaN(rows)) throw new Error(`${modelJson}: no ${EMBEDDINGS} weight`)
