@@ -4,6 +4,7 @@
 // its weight files, each weight at its offset, and decoded here, not by TensorFlow.js, whose wasm
 // heap would keep the room it took: float32, or quantised as float16 or uint8/uint16.
 import { open, readFile } from 'node:fs/promises'
+import { endianness } from 'node:os'
 import { dirname, join } from 'node:path'
 
 type WeightSpec = import('@tensorflow/tfjs').io.WeightsManifestEntry
@@ -25,9 +26,9 @@ function stored (spec: WeightSpec): { n: number, size: number } {
  * model.json and the stored bytes of the weights `wanted` picks, each read from its file at its
  * offset; the others are listed with no bytes (never read: a process reads only what it keeps).
  */
-async function readWeights (modelJson: string, wanted: (spec: WeightSpec) => boolean): Promise<{ json: ModelJson, weights: Array<{ spec: WeightSpec, bytes: Buffer | null }> }> {
+async function readWeights (modelJson: string, wanted: (spec: WeightSpec) => boolean, alloc = (size: number): Uint8Array => Buffer.alloc(size)): Promise<{ json: ModelJson, weights: Array<{ spec: WeightSpec, bytes: Uint8Array | null }> }> {
   const json = JSON.parse(await readFile(modelJson, 'utf8')) as ModelJson
-  const weights: Array<{ spec: WeightSpec, bytes: Buffer | null }> = []
+  const weights: Array<{ spec: WeightSpec, bytes: Uint8Array | null }> = []
   for (const group of json.weightsManifest ?? []) {
     if (group.paths.length !== 1) throw new Error(`${modelJson}: a weight group in ${group.paths.length} files`)
     const file = await open(join(dirname(modelJson), group.paths[0] as string), 'r')
@@ -35,9 +36,9 @@ async function readWeights (modelJson: string, wanted: (spec: WeightSpec) => boo
       let offset = 0
       for (const spec of group.weights) {
         const { size } = stored(spec)
-        let bytes: Buffer | null = null
+        let bytes: Uint8Array | null = null
         if (wanted(spec)) {
-          bytes = Buffer.alloc(size)
+          bytes = alloc(size)
           const { bytesRead } = await file.read(bytes, 0, size, offset)
           if (bytesRead !== size) throw new Error(`${modelJson}: ${group.paths[0]} ends inside ${spec.name}`)
         }
@@ -58,11 +59,15 @@ async function readWeights (modelJson: string, wanted: (spec: WeightSpec) => boo
  */
 export async function sharedEmbedding (dir: string): Promise<Float32Array | Uint16Array | null> {
   const isTable = (spec: WeightSpec) => spec.name === EMBEDDINGS && spec.dtype === 'float32'
-  const table = (await readWeights(join(dir, 'model.json'), isTable)).weights.find((w) => isTable(w.spec))
+  // float16 bits are stored little-endian: on such a machine they are read straight into shared memory
+  const direct = endianness() === 'LE'
+  const alloc = (size: number) => direct ? new Uint8Array(new SharedArrayBuffer(size)) : Buffer.alloc(size)
+  const table = (await readWeights(join(dir, 'model.json'), isTable, alloc)).weights.find((w) => isTable(w.spec))
   if (table?.bytes == null) return null
   const { spec, bytes } = table
   const { n } = stored(spec)
   if (spec.quantization?.dtype !== 'float16') return decode(bytes, n, spec)
+  if (direct) return new Uint16Array(bytes.buffer, bytes.byteOffset, n)
   const bits = new Uint16Array(new SharedArrayBuffer(n * 2))
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   for (let i = 0; i < n; i++) bits[i] = view.getUint16(i * 2, true)
@@ -116,7 +121,7 @@ export function withoutEmbeddingTable (modelJson: string): { handler: IOHandler,
   return { handler, rows: () => rows }
 }
 
-function decode (bytes: Buffer, n: number, spec: WeightSpec): Float32Array {
+function decode (bytes: Uint8Array, n: number, spec: WeightSpec): Float32Array {
   const out = new Float32Array(new SharedArrayBuffer(n * 4))
   const q = spec.quantization
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
