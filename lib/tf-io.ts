@@ -8,6 +8,28 @@ type IOHandler = tfjs.io.IOHandler
 type ModelArtifacts = tfjs.io.ModelArtifacts
 type WeightsManifestConfig = tfjs.io.WeightsManifestConfig
 
+/**
+ * The artifacts TensorFlow.js loads from a parsed model.json and the weights' stored bytes (in
+ * the order of `weightSpecs`), one buffer of them all.
+ */
+export function artifactsOf (json: Record<string, any>, weightSpecs: tfjs.io.WeightsManifestEntry[], parts: Uint8Array[]): ModelArtifacts {
+  const all = Buffer.concat(parts)
+  return {
+    modelTopology: json.modelTopology,
+    format: json.format,
+    generatedBy: json.generatedBy,
+    convertedBy: json.convertedBy,
+    trainingConfig: json.trainingConfig,
+    userDefinedMetadata: json.userDefinedMetadata,
+    // graph models: their signature (inputs, outputs) and initializers
+    signature: json.signature,
+    modelInitializer: json.modelInitializer,
+    initializerSignature: json.initializerSignature,
+    weightSpecs,
+    weightData: all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength)
+  }
+}
+
 export function fileIO (modelJsonPath: string): IOHandler {
   const dir = dirname(modelJsonPath)
   return {
@@ -20,21 +42,7 @@ export function fileIO (modelJsonPath: string): IOHandler {
         weightSpecs.push(...group.weights)
         for (const p of group.paths) buffers.push(await readFile(join(dir, p)))
       }
-      const all = Buffer.concat(buffers)
-      return {
-        modelTopology: json.modelTopology,
-        format: json.format,
-        generatedBy: json.generatedBy,
-        convertedBy: json.convertedBy,
-        trainingConfig: json.trainingConfig,
-        userDefinedMetadata: json.userDefinedMetadata,
-        // graph models: their signature (inputs, outputs) and initializers
-        signature: json.signature,
-        modelInitializer: json.modelInitializer,
-        initializerSignature: json.initializerSignature,
-        weightSpecs,
-        weightData: all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength)
-      }
+      return artifactsOf(json, weightSpecs, buffers)
     },
     async save (artifacts: ModelArtifacts) {
       await mkdir(dir, { recursive: true })

@@ -6,6 +6,7 @@
 import { open, readFile } from 'node:fs/promises'
 import { endianness } from 'node:os'
 import { dirname, join } from 'node:path'
+import { artifactsOf } from '../tf-io.js'
 
 type WeightSpec = import('@tensorflow/tfjs').io.WeightsManifestEntry
 type IOHandler = import('@tensorflow/tfjs').io.IOHandler
@@ -88,7 +89,7 @@ export function withoutEmbeddingTable (modelJson: string): { handler: IOHandler,
       // read would wait for the GC as garbage)
       const isTable = (spec: WeightSpec) => spec.name === EMBEDDINGS && spec.shape.length === 2
       const { json, weights } = await readWeights(modelJson, (spec) => !isTable(spec))
-      const parts: Buffer[] = []
+      const parts: Uint8Array[] = []
       const kept: WeightSpec[] = []
       for (const { spec, bytes } of weights) {
         if (isTable(spec)) {
@@ -98,7 +99,7 @@ export function withoutEmbeddingTable (modelJson: string): { handler: IOHandler,
           parts.push(Buffer.alloc(4 * dim))
         } else {
           kept.push(spec)
-          parts.push(bytes as Buffer)
+          parts.push(bytes as Uint8Array)
         }
       }
       if (Number.isNaN(rows)) throw new Error(`${modelJson}: no ${EMBEDDINGS} weight`)
@@ -106,16 +107,7 @@ export function withoutEmbeddingTable (modelJson: string): { handler: IOHandler,
       const layer = topology.config?.layers?.find((l) => l.class_name === 'Embedding' && l.config.name === EMBEDDINGS.split('/')[0])
       if (layer === undefined) throw new Error(`${modelJson}: no Embedding layer named ${EMBEDDINGS.split('/')[0]}`)
       layer.config.input_dim = 1
-      const all = Buffer.concat(parts)
-      return {
-        modelTopology: json.modelTopology,
-        format: json.format,
-        generatedBy: json.generatedBy,
-        convertedBy: json.convertedBy,
-        userDefinedMetadata: json.userDefinedMetadata,
-        weightSpecs: kept,
-        weightData: all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength)
-      }
+      return artifactsOf(json, kept, parts)
     }
   }
   return { handler, rows: () => rows }
