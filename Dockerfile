@@ -16,7 +16,8 @@ COPY model-store ./model-store
 # /data for the store; the cache folder for the text workers' code, bundled at start-up (lib/worker-build.ts)
 RUN mkdir -p /data node_modules/.cache/open-text-image-api && chown node:node /data node_modules/.cache/open-text-image-api
 USER node
-ENV HOST=0.0.0.0 PORT=3000 DATA_DIR=/data
+# glibc's mmap threshold pinned: less fragmentation from the start-up's weight buffers (lib/config.ts ALLOCATOR_ENV)
+ENV HOST=0.0.0.0 PORT=3000 DATA_DIR=/data MALLOC_MMAP_THRESHOLD_=131072
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=60s CMD node -e "fetch('http://127.0.0.1:3000/health/ready').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 CMD ["node", "--import", "tsx", "server.ts"]

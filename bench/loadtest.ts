@@ -16,6 +16,7 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { createRequire } from 'node:module'
 import sharp from 'sharp'
+import { ALLOCATOR_ENV } from '../lib/config.js'
 
 // a bare --redis (last, or followed by another option) asks for a throwaway redis-server
 const argv = process.argv.slice(2)
@@ -43,7 +44,7 @@ async function start (script: string, env: Record<string, string>): Promise<{ pr
   const port = await freePort()
   // the store is chosen here, not inherited: REDIS_URL from the caller names the Redis run's store
   const { REDIS_URL: _, ...inherited } = process.env
-  const proc = spawn(process.execPath, ['--import', 'tsx', script], { cwd: root, env: { ...inherited, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'ignore', 'inherit'] })
+  const proc = spawn(process.execPath, ['--import', 'tsx', script], { cwd: root, env: { ...ALLOCATOR_ENV, ...inherited, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'ignore', 'inherit'] })
   const url = `http://127.0.0.1:${port}`
   for (let i = 0; i < 600; i++) {
     try { if ((await fetch(`${url}/health/ready`)).status < 500 || script.includes('bare')) { const r = await fetch(`${url}/health/live`).catch(() => null); if (r !== null || script.includes('bare')) break } } catch { }

@@ -11,6 +11,7 @@ import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import sharp from 'sharp'
+import { ALLOCATOR_ENV } from '../lib/config.js'
 
 const { values: args } = parseArgs({ options: { minutes: { type: 'string', default: '10' }, url: { type: 'string' }, key: { type: 'string' }, every: { type: 'string', default: '10' } } })
 const root = join(import.meta.dirname, '..')
@@ -20,7 +21,7 @@ let base = args.url
 let pid: number | undefined
 if (base === undefined) {
   const port = await new Promise<number>((resolve) => { const s = createServer(); s.listen(0, '127.0.0.1', () => { const p = (s.address() as { port: number }).port; s.close(() => resolve(p)) }) })
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], { cwd: root, env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), API_KEYS: KEY, LOG_LEVEL: 'warn', DATA_DIR: join(root, 'data', 'soak') }, stdio: ['ignore', 'ignore', process.env.SOAK_STDERR ? 'inherit' : 'ignore'] })
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], { cwd: root, env: { ...ALLOCATOR_ENV, ...process.env, HOST: '127.0.0.1', PORT: String(port), API_KEYS: KEY, LOG_LEVEL: 'warn', DATA_DIR: join(root, 'data', 'soak') }, stdio: ['ignore', 'ignore', process.env.SOAK_STDERR ? 'inherit' : 'ignore'] })
   process.on('exit', () => proc.kill('SIGKILL'))
   pid = proc.pid
   base = `http://127.0.0.1:${port}`

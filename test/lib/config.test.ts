@@ -1,7 +1,9 @@
 // The worker pools' default sizes: the cores this process may use, under a container's CPU quota
 // where there is one, and at most 4 workers of each kind.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import t from 'tap'
-import { cpuBudget, loadConfig } from '../../lib/config.js'
+import { ALLOCATOR_ENV, cpuBudget, loadConfig } from '../../lib/config.js'
 
 const files = (f: Record<string, string>) => (path: string): string | null => f[path] ?? null
 
@@ -58,5 +60,16 @@ t.test('CORS_ORIGINS: none by default, * or a list of origins, normalised; anyth
   for (const bad of ['app.example', 'https://app.example/path', 'https://app.example?x=1', 'https://app.example/#top',
     'https://user@app.example', 'null', 'ftp://app.example', 'file:///tmp/page.html', 'chrome-extension://abc/popup.html', 'https://', 'https://a b.example']) {
     t.throws(() => loadConfig({ CORS_ORIGINS: bad }), { message: new RegExp(`^CORS_ORIGINS must be \\* or a comma-separated list of origins.*"${bad.replace(/[?.*/]/g, '\\$&')}"`) }, bad)
+  }
+})
+
+t.test('the allocator settings reach every start of the service: npm start and the image', async (t) => {
+  const root = join(import.meta.dirname, '..', '..')
+  const start = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start!
+  const image = readFileSync(join(root, 'Dockerfile'), 'utf8').split('\n').filter((l) => l.startsWith('ENV ')).join(' ')
+  t.ok(Object.keys(ALLOCATOR_ENV).length > 0)
+  for (const [name, value] of Object.entries(ALLOCATOR_ENV)) {
+    t.match(start, new RegExp(`(^| )${name}=${value} `), `npm start sets ${name}=${value}`)
+    t.match(image, new RegExp(` ${name}=${value}( |$)`), `the Dockerfile sets ${name}=${value}`)
   }
 })
