@@ -11,6 +11,7 @@ import type { LoadedModel } from './models.js'
 import { BatchTextBody, IMAGE_ERRORS, SingleTextBody, TEXT_ERRORS, errorResponses } from '../schemas/common.js'
 import { ImageBody } from '../schemas/ops/image.js'
 import { LANGUAGE_NAMES } from './text/languages.js'
+import type { Routed } from './text/pool.js'
 import { DETECTOR, languagesOf, wantsDetection, languagesServed, modelFor, reportLangs, runByLanguage, withLangFields, type TextLang } from './lang-route.js'
 
 export function methodNotAllowed (fastify: FastifyInstance, url: string): void {
@@ -70,6 +71,10 @@ export interface TextOperation<R, Body extends TObject = typeof SingleTextBody, 
   /** more model folders, for other languages: a text goes to the first of model, ...models whose
    * manifest lists its language */
   models?: readonly string[]
+  /** run hands its texts, as they are, to one model.predict call and only reshapes its rows (as
+   * classify does): a text whose language is to be detected then crosses to a text worker once,
+   * which detects and predicts (lib/text/pool.ts runDetected) */
+  predictsTexts?: boolean
   single: (r: R) => Static<Reply>
   many?: (rs: R[]) => Static<BatchReply>
 }
@@ -93,6 +98,24 @@ export function textOperation<R, Body extends TObject = typeof SingleTextBody, R
     const bad = wantsDetection(lc) ? langs.find((l) => !ok.includes(l.code)) : undefined
     if (bad !== undefined) throw new Errors.DetectedLangUnsupported(`${LANGUAGE_NAMES[bad.code] ?? bad.code} "${bad.code}"`, spec.op, ok.join(', '))
     return langs
+  }
+  // detection and prediction in one message to a text worker, when the workers can (looked up once)
+  let detecting: ReturnType<typeof fastify.models.detectingRunner> | null = null
+  const detectingRunner = () => spec.predictsTexts === true ? (detecting ??= fastify.models.detectingRunner([spec.model, ...(spec.models ?? [])])) : undefined
+  /** the languages routed by (checked as routedLangs does) and each text's results, from the workers */
+  const detectedAndRun = async (run: NonNullable<typeof detecting>, texts: string[], body: TextFields<Body>): Promise<{ langs: TextLang[], results: R[] }> => {
+    const ok = supported() ?? []
+    const routed = await run(texts, ok)
+    const langs = routed.map(([code, sure]): TextLang => ({ code, source: sure ? 'detected' : 'default' }))
+    const bad = langs.find((l) => !ok.includes(l.code))
+    if (bad !== undefined) throw new Errors.DetectedLangUnsupported(`${LANGUAGE_NAMES[bad.code] ?? bad.code} "${bad.code}"`, spec.op, ok.join(', '))
+    const results = await runByLanguage(texts, langs, (ts, lang, idx) => {
+      const m = modelFor(lang, models()) ?? fastify.needModel<string, unknown>(spec.model, spec.op)
+      // the rows are in already: run only reshapes them
+      const rows: unknown[] = idx.map((i) => (routed[i] as Routed)[2])
+      return spec.run(ts, { ...body, lang_code: lang }, { ...m, predict: async () => rows })
+    })
+    return { langs, results }
   }
   const replySchema = (batch: boolean) => spec.detect === true ? withLangFields(batch ? spec.batchReply : spec.reply, batch) : (batch ? spec.batchReply : spec.reply)
 
@@ -141,7 +164,10 @@ export function textOperation<R, Body extends TObject = typeof SingleTextBody, R
         const texts = typeof body.text === 'string' ? [body.text] : body.text
         let langs: TextLang[] | undefined
         let results: R[]
-        if (spec.detect !== undefined && spec.detect !== false) {
+        const inWorkers = spec.detect !== undefined && spec.detect !== false && wantsDetection(body.lang_code) ? detectingRunner() : undefined
+        if (inWorkers !== undefined) {
+          ({ langs, results } = await detectedAndRun(inWorkers, texts, body))
+        } else if (spec.detect !== undefined && spec.detect !== false) {
           langs = await routedLangs(texts, body.lang_code)
           results = await runByLanguage(texts, langs, (ts, lang) =>
             spec.run(ts, { ...body, lang_code: lang }, modelFor(lang, models()) ?? model))
