@@ -27,11 +27,12 @@ export async function languagesOf (texts: string[], given: unknown, detector: Lo
   })
 }
 
-/** Runs each language's texts (one call per language) and puts the results back in input order. */
-export async function runByLanguage<R> (texts: string[], langs: TextLang[], run: (texts: string[], lang: string) => Promise<R[]>): Promise<R[]> {
+/** Runs each language's texts (one call per language; `idx`: their places in `texts`) and puts the
+ * results back in input order. */
+export async function runByLanguage<R> (texts: string[], langs: TextLang[], run: (texts: string[], lang: string, idx: number[]) => Promise<R[]>): Promise<R[]> {
   // most calls are in one language: one call, nothing to put back
   const first = langs[0]?.code
-  if (first !== undefined && langs.every((l) => l.code === first)) return run(texts, first)
+  if (first !== undefined && langs.every((l) => l.code === first)) return run(texts, first, texts.map((_, i) => i))
   const groups = new Map<string, number[]>()
   langs.forEach((l, i) => {
     const g = groups.get(l.code)
@@ -40,7 +41,7 @@ export async function runByLanguage<R> (texts: string[], langs: TextLang[], run:
   })
   const out = new Array<R>(texts.length)
   await Promise.all([...groups].map(async ([lang, idx]) => {
-    const rs = await run(idx.map((i) => texts[i] as string), lang)
+    const rs = await run(idx.map((i) => texts[i] as string), lang, idx)
     idx.forEach((i, k) => { out[i] = rs[k] as R })
   }))
   return out

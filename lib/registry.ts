@@ -9,7 +9,7 @@ import { Value } from '@sinclair/typebox/value'
 import { ModelManifest } from '../schemas/model-manifest.js'
 import type { LoadedModel, LoaderContext, ModelLoader } from './models.js'
 import { getTf } from './tf.js'
-import { TextPool, type PoolModel } from './text/pool.js'
+import { TextPool, type PoolModel, type Routed } from './text/pool.js'
 import { folderKey, type SharedArray, type SharedArrays } from './text/shared-memory.js'
 
 interface LoaderRef { module: string, export: string }
@@ -115,6 +115,8 @@ export class ModelRegistry {
   backend: string | null = null
   /** the text worker pool, when text models run in workers */
   textPool: TextPool | null = null
+  /** the models that run in the text workers */
+  private readonly pooled = new Set<string>()
 
   async loadAll (root: string, log: (msg: string) => void, ctx: LoaderContext, pool: PoolSettings = { workers: 0, queue: 0 }): Promise<void> {
     const all = await scanAll(root)
@@ -139,7 +141,11 @@ export class ModelRegistry {
         const share = await sharerFor(info.manifest.kind)
         if (share !== null) shared[folderKey(info.dir)] = await share(info.dir)
       }
-      const textPool = new TextPool({ size: pool.workers, maxQueue: pool.queue, models: [...pooled.values()], ctx: { ...ctx, shared }, log })
+      // the language identifier runs on the main thread (language_detection), and in the workers too,
+      // so that a text whose language is to be detected crosses to a worker once (runDetected)
+      const lid = found.find((info) => info.manifest.kind === 'language-id' && !extra.has('language-id'))
+      const detector = lid === undefined ? undefined : { ...lid, loader: { module: new URL(builtin['language-id']!.module, import.meta.url).href, export: builtin['language-id']!.export } }
+      const textPool = new TextPool({ size: pool.workers, maxQueue: pool.queue, models: [...pooled.values()], ...(detector === undefined ? {} : { detector }), ctx: { ...ctx, shared }, log })
       // a worker's message already names the model that failed and its version
       await textPool.start()
       this.textPool = textPool
@@ -151,6 +157,7 @@ export class ModelRegistry {
       const remote = pooled.get(info.name)
       if (remote !== undefined) {
         this.models.set(info.name, this.proxy(info.name, info.manifest))
+        this.pooled.add(info.name)
         continue
       }
       try {
@@ -172,6 +179,20 @@ export class ModelRegistry {
   private proxy (name: string, manifest: ModelManifest): LoadedModel<unknown, unknown> {
     const pool = this.textPool as TextPool
     return { manifest, predict: (inputs) => pool.run(name, inputs), async warm () {}, dispose () {} }
+  }
+
+  /**
+   * Detection and prediction in one message to a text worker, for an operation whose models are
+   * `names` (the first serving a text's language runs it): a function of the texts and the
+   * languages served, answering one Routed per text; undefined when the workers do not detect or
+   * do not hold every present one of those models.
+   */
+  detectingRunner (names: readonly string[]): ((texts: string[], served: readonly string[]) => Promise<Routed[]>) | undefined {
+    const pool = this.textPool
+    if (pool === null || !pool.detects) return undefined
+    const present = names.filter((n) => this.models.has(n))
+    if (present.length === 0 || present[0] !== names[0] || !present.every((n) => this.pooled.has(n))) return undefined
+    return (texts, served) => pool.runDetected(present, served, texts)
   }
 
   get<In = string, Out = number[]> (name: string): LoadedModel<In, Out> | undefined {

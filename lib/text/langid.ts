@@ -1,6 +1,8 @@
 // Language identification with fastText's pretrained lid.176 model, whose weights ship inside the npm
-// package fasttext.wasm.js (model CC BY-SA 3.0, wrapper MIT). The model runs on the main thread: one
-// text takes about 10 µs, less than a round trip to a worker. When it answers Danish or Norwegian, a
+// package fasttext.wasm.js (model CC BY-SA 3.0, wrapper MIT). One text takes about 10 µs. It runs on
+// the main thread for language_detection (less than a round trip to a worker), and in each text
+// worker too, where a text whose language is to be detected before a classifier runs is detected and
+// classified in one message (lib/text/pool.ts runDetected). When it answers Danish or Norwegian, a
 // small classifier trained here (training/language_detection.ts) chooses between the two.
 import type { LoadedModel, ModelLoader } from '../models.js'
 import { loadTextClassifier } from './classifier.js'

@@ -19,8 +19,17 @@ import { compileWorkers } from '../worker-build.js'
 
 /** A model as a worker loads it: the loader is named by module address and export, not passed. */
 export interface PoolModel { name: string, version: number, dir: string, manifest: ModelManifest, loader: { module: string, export: string } }
-export interface WorkerInit { models: PoolModel[], ctx: LoaderContext }
-export interface TextJob { id: number, model: string, inputs: unknown[] }
+/** detector: the language identifier, for jobs that detect each text's language and then run the
+ * model serving it (`detect`) in one message */
+export interface WorkerInit { models: PoolModel[], detector?: PoolModel, ctx: LoaderContext }
+/** A predict job. With `detect` (the languages served, comma-separated), `model` names the models
+ * of an operation, comma-separated, and the worker detects each text's language, routes it
+ * (lib/text/langid.ts routeLanguage) and runs the first of them that serves it: one output per
+ * text, a Routed. */
+export interface TextJob { id: number, model: string, inputs: unknown[], detect?: string }
+/** A detecting job's output per text: the language routed by, whether the detector was sure, and
+ * the model's output (null when no model serves the language: the caller refuses the request). */
+export type Routed = [code: string, sure: boolean, output: unknown]
 export type TextReply = { id: number, outputs: unknown[], tensors: number } | { id: number, error: string, tensors: number }
 type Ready = WorkerReady & { tensors: number }
 export type WorkerStatus = Ready | WorkerFailed
@@ -30,6 +39,8 @@ export interface TextPoolOptions {
   /** texts waiting for a worker; a call that would pass it is refused (one call is always let in) */
   maxQueue: number
   models: PoolModel[]
+  /** the language identifier, loaded in each worker too, for detecting jobs (runDetected) */
+  detector?: PoolModel
   ctx: LoaderContext
   log?: (msg: string) => void
 }
@@ -68,6 +79,8 @@ export class TextPool extends WorkerPool<Slot, TextReply, Ready> {
   jobs = 0
   /** the models as the workers load them (their loaders bundled, when compile could) */
   private models: PoolModel[]
+  /** the language identifier as the workers load it, if they do */
+  private detector: PoolModel | undefined
   /** the workers' flags, when they run bundled code without the tsx loader */
   private execArgv: string[] | undefined
 
@@ -77,7 +90,11 @@ export class TextPool extends WorkerPool<Slot, TextReply, Ready> {
   constructor (private readonly opts: TextPoolOptions) {
     super('text', new URL('./worker-entry.mjs', import.meta.url), opts.log)
     this.models = opts.models
+    this.detector = opts.detector
   }
+
+  /** whether the workers detect languages (a detector was given) */
+  get detects (): boolean { return this.detector !== undefined }
 
   /** Starts every worker; resolves once each has loaded and warmed every model, else rejects. */
   async start (): Promise<void> {
@@ -97,12 +114,15 @@ export class TextPool extends WorkerPool<Slot, TextReply, Ready> {
    */
   private async compile (): Promise<void> {
     const worker = new URL('./worker.ts', import.meta.url).href
-    const loaders = [...new Set(this.opts.models.map((m) => m.loader.module))]
+    const all = this.opts.detector === undefined ? this.opts.models : [...this.opts.models, this.opts.detector]
+    const loaders = [...new Set(all.map((m) => m.loader.module))]
     if (loaders.some((m) => !m.startsWith('file:'))) return
     try {
       const built = await compileWorkers([worker, ...loaders])
       this.entry = built.get(worker) as URL
-      this.models = this.opts.models.map((m) => ({ ...m, loader: { ...m.loader, module: (built.get(m.loader.module) as URL).href } }))
+      const bundled = (m: PoolModel): PoolModel => ({ ...m, loader: { ...m.loader, module: (built.get(m.loader.module) as URL).href } })
+      this.models = this.opts.models.map(bundled)
+      if (this.opts.detector !== undefined) this.detector = bundled(this.opts.detector)
       // no flags: not the tsx loader, and a worker refuses the process-wide ones (--expose-gc, ...)
       this.execArgv = []
     } catch (err) {
@@ -111,7 +131,7 @@ export class TextPool extends WorkerPool<Slot, TextReply, Ready> {
   }
 
   protected options (): WorkerOptions {
-    return { ...(this.execArgv === undefined ? {} : { execArgv: this.execArgv }), workerData: { models: this.models, ctx: this.opts.ctx } satisfies WorkerInit }
+    return { ...(this.execArgv === undefined ? {} : { execArgv: this.execArgv }), workerData: { models: this.models, ...(this.detector === undefined ? {} : { detector: this.detector }), ctx: this.opts.ctx } satisfies WorkerInit }
   }
 
   protected slot (worker: Worker): Slot {
@@ -164,23 +184,31 @@ export class TextPool extends WorkerPool<Slot, TextReply, Ready> {
     for (const job of again) this.queued += job.msg.inputs.length
   }
 
+  /**
+   * Detects each text's language among `served` and runs the first of `models` that serves it, in
+   * one message: one Routed per text. Only when the workers detect (`detects`).
+   */
+  runDetected (models: readonly string[], served: readonly string[], texts: string[]): Promise<Routed[]> {
+    return this.run(models.join(','), texts, served.join(',')) as Promise<Routed[]>
+  }
+
   /** One result per input, as the model's own predict would answer. */
-  run (model: string, inputs: unknown[]): Promise<unknown[]> {
+  run (model: string, inputs: unknown[], detect?: string): Promise<unknown[]> {
     const n = inputs.length
     if (n === 0) return Promise.resolve([])
     if (this.closed || (this.queued > 0 && this.queued + n > this.opts.maxQueue)) {
       return Promise.reject(overloaded())
     }
     const size = Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, Math.ceil(n / Math.max(1, this.opts.size))))
-    if (n <= size) return this.enqueue(model, inputs, this.queue)
+    if (n <= size) return this.enqueue(model, inputs, this.queue, detect)
     const parts: Array<Promise<unknown[]>> = []
-    for (let at = 0; at < n; at += size) parts.push(this.enqueue(model, inputs.slice(at, at + size), at === 0 ? this.queue : this.later))
+    for (let at = 0; at < n; at += size) parts.push(this.enqueue(model, inputs.slice(at, at + size), at === 0 ? this.queue : this.later, detect))
     return Promise.all(parts).then((rows) => rows.flat(1))
   }
 
-  private enqueue (model: string, inputs: unknown[], queue: Job[]): Promise<unknown[]> {
+  private enqueue (model: string, inputs: unknown[], queue: Job[], detect: string | undefined): Promise<unknown[]> {
     return new Promise((resolve, reject) => {
-      queue.push({ msg: { id: this.nextId++, model, inputs }, resolve, reject, ...(queue === this.later ? { later: true } : {}) })
+      queue.push({ msg: detect === undefined ? { id: this.nextId++, model, inputs } : { id: this.nextId++, model, inputs, detect }, resolve, reject, ...(queue === this.later ? { later: true } : {}) })
       this.queued += inputs.length
       // requests read in this turn of the event loop are handed over together, after it
       if (!this.pumpSoon) {
@@ -219,14 +247,14 @@ export class TextPool extends WorkerPool<Slot, TextReply, Ready> {
     let n = first.msg.inputs.length
     for (let i = 0; first.solo !== true && i < queue.length && n < MAX_CHUNK;) {
       const next = queue[i] as Job
-      if (next.msg.model === first.msg.model && next.solo !== true && n + next.msg.inputs.length <= MAX_CHUNK) {
+      if (next.msg.model === first.msg.model && next.msg.detect === first.msg.detect && next.solo !== true && n + next.msg.inputs.length <= MAX_CHUNK) {
         jobs.push(next)
         n += next.msg.inputs.length
         queue.splice(i, 1)
       } else i++
     }
     this.queued -= n
-    const msg: TextJob = jobs.length === 1 ? first.msg : { id: first.msg.id, model: first.msg.model, inputs: jobs.flatMap((j) => j.msg.inputs) }
+    const msg: TextJob = jobs.length === 1 ? first.msg : { ...first.msg, inputs: jobs.flatMap((j) => j.msg.inputs) }
     try {
       slot.worker.postMessage(msg)
       slot.inflight.push({ id: msg.id, jobs })

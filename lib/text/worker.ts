@@ -6,7 +6,8 @@ import { parentPort, workerData } from 'node:worker_threads'
 import type { LoadedModel, ModelLoader } from '../models.js'
 import { getTf } from '../tf.js'
 import { adoptShared } from './shared-memory.js'
-import type { TextJob, TextReply, WorkerInit, WorkerStatus } from './pool.js'
+import { routeLanguage, type Detection } from './langid.js'
+import type { PoolModel, Routed, TextJob, TextReply, WorkerInit, WorkerStatus } from './pool.js'
 
 const init = workerData as WorkerInit
 const port = parentPort!
@@ -15,19 +16,22 @@ const models = new Map<string, LoadedModel<unknown, unknown>>()
 try {
   const { tf, backend } = await getTf(init.ctx.tfBackend)
   adoptShared(init.ctx.shared)
-  for (const m of init.models) {
+  for (const m of init.models) models.set(m.name, await load(m))
+  const detector = init.detector === undefined ? undefined : await load(init.detector) as LoadedModel<string, Detection>
+
+  async function load (m: PoolModel): Promise<LoadedModel<unknown, unknown>> {
     const mod = await import(m.loader.module) as Record<string, ModelLoader>
-    const load = mod[m.loader.export]
-    if (typeof load !== 'function') throw new Error(`${m.loader.module} does not export ${m.loader.export}`)
+    const loader = mod[m.loader.export]
+    if (typeof loader !== 'function') throw new Error(`${m.loader.module} does not export ${m.loader.export}`)
     let model: LoadedModel<unknown, unknown>
     try {
-      model = await load(m.dir, m.manifest, tf, init.ctx)
+      model = await loader(m.dir, m.manifest, tf, init.ctx)
       if (model.warm !== undefined) await model.warm()
       else await model.predict(['warm up'])
     } catch (err) {
       throw new Error(`model ${m.name} v${m.version} failed to load or warm up in a text worker: ${(err as Error).message}`, { cause: err })
     }
-    models.set(m.name, model)
+    return model
   }
   // one job at a time, in the order they came: the pool may send the next before this one ends
   let last: Promise<void> = Promise.resolve()
@@ -37,9 +41,14 @@ try {
   async function run (job: TextJob): Promise<void> {
     let reply: TextReply
     try {
-      const model = models.get(job.model)
-      if (model === undefined) throw new Error(`no model ${job.model} in this worker`)
-      reply = { id: job.id, outputs: await model.predict(job.inputs), tensors: tf.memory().numTensors }
+      let outputs: unknown[]
+      if (job.detect !== undefined) outputs = await detectAndRun(job.model.split(','), job.detect.split(','), job.inputs as string[])
+      else {
+        const model = models.get(job.model)
+        if (model === undefined) throw new Error(`no model ${job.model} in this worker`)
+        outputs = await model.predict(job.inputs)
+      }
+      reply = { id: job.id, outputs, tensors: tf.memory().numTensors }
     } catch (err) {
       reply = { id: job.id, error: (err as Error).message ?? String(err), tensors: tf.memory().numTensors }
     }
@@ -49,6 +58,33 @@ try {
       // an output that cannot be cloned (a function, a tensor) is the loader's bug: say so, not hang
       port.postMessage({ id: job.id, error: `the output of ${job.model} cannot be sent between threads: ${(err as Error).message}`, tensors: reply.tensors } satisfies TextReply)
     }
+  }
+
+  /** Each text's language (detected, routed as lib/lang-route.ts languagesOf does), then each
+   * language's texts through the first of `names` that serves it, the first one when none does
+   * (as the route's modelFor ... ?? model); a language none serves gets no output. */
+  async function detectAndRun (names: string[], served: string[], texts: string[]): Promise<Routed[]> {
+    if (detector === undefined) throw new Error('no language detector in this worker')
+    const found = await detector.predict(texts)
+    const out = found.map((d, i): Routed => {
+      const r = routeLanguage(texts[i] as string, d, served)
+      return [r.code, r.sure, null]
+    })
+    const groups = new Map<string, number[]>()
+    out.forEach(([code], i) => {
+      if (!served.includes(code)) return
+      const g = groups.get(code)
+      if (g === undefined) groups.set(code, [i])
+      else g.push(i)
+    })
+    for (const [code, idx] of groups) {
+      const name = names.find((n) => models.get(n)?.manifest.languages.includes(code)) ?? names[0] as string
+      const model = models.get(name)
+      if (model === undefined) throw new Error(`no model ${name} in this worker`)
+      const rows = await model.predict(idx.length === texts.length ? texts : idx.map((i) => texts[i]))
+      idx.forEach((i, k) => { (out[i] as Routed)[2] = rows[k] })
+    }
+    return out
   }
 } catch (err) {
   port.postMessage({ ready: false, error: (err as Error).message ?? String(err) } satisfies WorkerStatus)

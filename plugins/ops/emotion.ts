@@ -13,6 +13,7 @@ export default async function emotion (fastify: FastifyInstance) {
     summary: 'Emotion of a text: Fear, Happy, Angry, Sad, Excited and Bored scores',
     batch: true,
     detect: true,
+    predictsTexts: true,
     models: ['emotion-multilingual'],
     reply: EmotionReply,
     batchReply: EmotionBatchReply,

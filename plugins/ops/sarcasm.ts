@@ -13,6 +13,7 @@ export default async function sarcasm (fastify: FastifyInstance) {
     summary: 'Sarcasm: Sarcastic and Non-Sarcastic scores (the batch answer is a bare array)',
     batch: true,
     detect: 'headers',
+    predictsTexts: true,
     reply: SarcasmReply,
     batchReply: SarcasmBatchReply,
     run,

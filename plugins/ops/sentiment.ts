@@ -13,6 +13,7 @@ export default async function sentiment (fastify: FastifyInstance) {
     summary: 'Sentiment of a text: negative, neutral and positive scores',
     batch: true,
     detect: true,
+    predictsTexts: true,
     models: ['sentiment-multilingual'],
     reply: SentimentReply,
     batchReply: SentimentBatchReply,

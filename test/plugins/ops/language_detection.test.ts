@@ -101,6 +101,31 @@ t.test('lang_code omitted or auto routes by the detected language', { skip: rout
   t.match(bad.json(), { message: /"xx" is not supported by sentiment; supported: en, ar, de, es, fr, hi, it, pt, nl/ })
 })
 
+t.test('detection in the text workers (one message with the prediction) answers as detection on the main thread', { skip: routed.every(hasRealModel) ? false : 'multilingual models not trained' }, async (t) => {
+  const inWorkers = await buildWithRealModels(t, routed, { env: { TEXT_WORKERS: '1' } })
+  const onMain = await buildWithRealModels(t, routed, { env: { TEXT_WORKERS: '0' } })
+  t.ok(inWorkers.models.detectingRunner(['sentiment', 'sentiment-multilingual']), 'the workers detect')
+  t.notOk(onMain.models.detectingRunner(['sentiment', 'sentiment-multilingual']), 'no workers: detection on the main thread')
+  const texts = ['great phone, love it', 'ok', 'El servicio fue horrible, nadie me ayudó', 'Ich habe solche Angst vor der Prüfung', 'これは本当に素晴らしい一日でした、ありがとう', 'Jeg ved ikke hvad der skete, men der er noget galt her', 'Это был ужасный день, всё пошло не так']
+  const asked: Array<[string, Record<string, unknown>]> = []
+  for (const op of ['sentiment', 'emotion', 'sarcasm']) {
+    for (const text of texts) asked.push([op, { text }], [op, { text, lang_code: 'auto' }])
+    // (over 32 texts the main thread detects, in either service)
+    asked.push([`${op}_batch`, { text: texts }], [`${op}_batch`, { text: texts.slice(0, 4) }], [`${op}_batch`, { text: [...texts, ...texts, ...texts, ...texts, ...texts].slice(0, 33) }])
+  }
+  let refused = 0
+  for (const [op, payload] of asked) {
+    const [a, b] = await Promise.all([post(inWorkers, `/v4/${op}`, payload), post(onMain, `/v4/${op}`, payload)])
+    const what = `${op} ${JSON.stringify(payload).slice(0, 60)}`
+    t.equal(a.statusCode, b.statusCode, what)
+    t.same(a.json(), b.json(), what)
+    t.equal(a.headers['content-language'], b.headers['content-language'], what)
+    t.equal(a.headers['x-lang-source'], b.headers['x-lang-source'], what)
+    if (a.statusCode === 400) refused++
+  }
+  t.ok(refused > 0, 'an unsupported detected language is refused alike')
+})
+
 t.test('a language is only answered for a text in its letters: short Latin-letter English is never Thai', async (t) => {
   const { writtenIn } = await import('../../../lib/text/languages.js')
   t.notOk(writtenIn('th', 'great phone'))
