@@ -80,6 +80,12 @@ export interface TextOperation<R, Body extends TObject = typeof SingleTextBody, 
   many?: (rs: R[]) => Static<BatchReply>
 }
 
+/** The 400 for a detected language the operation does not serve, naming the ones it does. */
+function refuseUnsupported (langs: TextLang[], op: string, ok: readonly string[]): void {
+  const bad = langs.find((l) => !ok.includes(l.code))
+  if (bad !== undefined) throw new Errors.DetectedLangUnsupported(`${LANGUAGE_NAMES[bad.code] ?? bad.code} "${bad.code}"`, op, ok.join(', '))
+}
+
 /**
  * The languages routed by (checked as routedLangs does) and each text's results, detected and
  * predicted in a text worker (`run`); spec.run only reshapes the rows, given a model whose predict
@@ -88,8 +94,7 @@ export interface TextOperation<R, Body extends TObject = typeof SingleTextBody, 
 async function detectedAndRun<R, Body extends TObject> (spec: TextOperation<R, Body, any, any>, run: DetectingRunner, texts: string[], body: TextFields<Body>, ok: readonly string[], modelOf: (lang: string) => LoadedModel<any, any>): Promise<{ langs: TextLang[], results: R[] }> {
   const routed = await run(texts, ok)
   const langs = routed.map(([code, sure]): TextLang => ({ code, source: sure ? 'detected' : 'default' }))
-  const bad = langs.find((l) => !ok.includes(l.code))
-  if (bad !== undefined) throw new Errors.DetectedLangUnsupported(`${LANGUAGE_NAMES[bad.code] ?? bad.code} "${bad.code}"`, spec.op, ok.join(', '))
+  refuseUnsupported(langs, spec.op, ok)
   const results = await runByLanguage(texts, langs, (ts, lang, idx) => {
     // the rows are in already
     const rows: unknown[] = idx.map((i) => (routed[i] as Routed)[2])
@@ -126,8 +131,7 @@ export function textOperation<R, Body extends TObject = typeof SingleTextBody, R
     const ok = supported() ?? []
     const langs = await languagesOf(texts, lc, fastify.models.get(DETECTOR), ok)
     // a given lang_code was checked in preValidation
-    const bad = wantsDetection(lc) ? langs.find((l) => !ok.includes(l.code)) : undefined
-    if (bad !== undefined) throw new Errors.DetectedLangUnsupported(`${LANGUAGE_NAMES[bad.code] ?? bad.code} "${bad.code}"`, spec.op, ok.join(', '))
+    if (wantsDetection(lc)) refuseUnsupported(langs, spec.op, ok)
     return langs
   }
   // detection and prediction in one message to a text worker, when the workers can (looked up once)
