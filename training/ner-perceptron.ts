@@ -189,6 +189,18 @@ export function trainBagged (data: Encoded[], val: Encoded[], o: TrainOpts, k: n
   return { model: sums[best] as Tagger, epoch: best + 1, val: history[best] as Prf, history }
 }
 
+/**
+ * The transitions with `penalty` taken from every move into O (and from the start into O): the same
+ * as lowering each token's O score, so that Viterbi prefers entities where it was unsure (more recall;
+ * the confidence thresholds then drop the weak ones). Stored in the transitions, so serving needs
+ * nothing new.
+ */
+export function penaliseO (T: Float32Array, penalty: number): Float32Array {
+  const out = Float32Array.from(T)
+  for (let p = 0; p <= L; p++) out[p * L] = (out[p * L] as number) - penalty
+  return out
+}
+
 /** the confidence temperatures tried: 2^(k/2) for k = -2 .. 12 */
 export const TEMPERATURES = Array.from({ length: 15 }, (_, i) => 2 ** ((i - 2) / 2))
 

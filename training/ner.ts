@@ -9,7 +9,8 @@
 // of it. `npm run train -- ner --cv-de` runs only that cross-validation and writes nothing. Each
 // language's corpora and settings are in training/ner-sources.ts.
 // NER_LANGS=en,de, NER_EPOCHS, NER_BUCKETS, NER_DE_MIX, NER_DE_GOLD, NER_DE_ADAPT=0, NER_DE_LEXW,
-// NER_DE_LEX=0, NER_DE_NOUNS=0, NER_DE_NAMES=0, NER_DE_BAG, NER_DE_SILVER, NER_NAMES_MINPOP and NER_OUT
+// NER_DE_LEX=0, NER_DE_NOUNS=0, NER_DE_NAMES=0, NER_DE_BAG, NER_DE_SILVER, NER_NAMES_MINPOP, NER_O_PENALTIES
+// (a grid, e.g. 0,4,8: the O penalty is then chosen by the cross-validation), NER_CV_FOLDS and NER_OUT
 // override for experiments only.
 import { mkdir, writeFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -21,7 +22,7 @@ import { rng, shuffle } from './fasttext.js'
 import { MAX_CHARS, quantise } from '../lib/text/ner.js'
 import { retokenize, wnut17, type Sentence } from './ner-data.js'
 import { LANGS, SEED, type CvSource, type LangSpec } from './ner-sources.js'
-import { TEMPERATURES, applyThresholds, bestTemperature, calibrate, calibrationLoss, evaluate, fitThresholds, pickThresholds, pool, scoreSpans, train, trainBagged, type Encoded, type Prf, type Scored, type Tagger } from './ner-perceptron.js'
+import { TEMPERATURES, applyThresholds, penaliseO, bestTemperature, calibrate, calibrationLoss, evaluate, fitThresholds, pickThresholds, pool, scoreSpans, train, trainBagged, type Encoded, type Prf, type Scored, type Tagger } from './ner-perceptron.js'
 
 const env = process.env
 const BUCKETS = Number(env.NER_BUCKETS ?? 2 ** 18)
@@ -29,6 +30,8 @@ const log = (s: string) => process.stderr.write(s + '\n')
 const t0 = performance.now()
 const CV_ONLY = process.argv.includes('--cv-de')
 const GRID = [0, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8]
+// penalties on the O label tried for a cross-validated language (penaliseO in ner-perceptron.ts)
+const O_PENALTIES = (env.NER_O_PENALTIES ?? '0').split(',').map(Number)
 
 const encode = (s: Sentence[], lex: (i: number) => Uint8Array | undefined, nouns?: NounForms): Encoded[] => s.map((x, i) => ({ ids: featurise(x.words, BUCKETS, lex(i), nouns), labels: x.labels, n: x.words.length }))
 
@@ -76,23 +79,36 @@ function crossValidate (lang: string, spec: LangSpec, cv: CvSource, silver: Sent
   if (folds.length !== gold.length) throw new Error(`${cv.name}: ${folds.length} source lines for ${gold.length} sentences`)
   const epochs = Number(env.NER_EPOCHS ?? spec.epochs)
   log(`ner ${lang}: ${silver.length} silver training sentences; ${gold.length} ${cv.name} sentences (x${cv.repeat} in training, x${cv.lexiconWeight} in the lexicon${cv.adapt ? ', target-domain weights' : ''}), ${cv.folds}-fold cross-validation, ${epochs} epochs`)
-  const parts: Array<{ raw: Prf, loss: number[], n: number, scored: Scored[], history: Prf[] }> = []
+  const parts: Array<{ raw: Prf, loss: number[], n: number, scored: Scored[][], history: Prf[] }> = []
+  const only = env.NER_CV_FOLDS?.split(',').map(Number)
   for (let k = 0; k < cv.folds; k++) {
+    if (only !== undefined && !only.includes(k + 1)) continue
     const f = fitWithGold(silver, gold.filter((_, i) => folds[i] !== k), cv, gold.filter((_, i) => folds[i] === k), spec.lexicon, nouns, epochs, `${lang} fold ${k + 1}`)
     const { loss, n } = calibrationLoss(f.served, f.va)
-    parts.push({ raw: evaluate(f.served, f.va), loss, n, scored: TEMPERATURES.map((t) => scoreSpans(f.served, f.va, t)), history: f.history })
-    log(`ner ${lang} fold ${k + 1}: ${f.va.length} held-out sentences, uint8, no thresholds: ${show(parts[k]!.raw)}; ${((performance.now() - t1) / 1000).toFixed(0)} s`)
+    // spans and confidences at every temperature, for each O penalty
+    const scored = O_PENALTIES.map((d) => { const m = { ...f.served, T: penaliseO(f.served.T, d) }; return TEMPERATURES.map((t) => scoreSpans(m, f.va, t)) })
+    parts.push({ raw: evaluate(f.served, f.va), loss, n, scored, history: f.history })
+    log(`ner ${lang} fold ${k + 1}: ${f.va.length} held-out sentences, uint8, no thresholds: ${show(parts[parts.length - 1]!.raw)}; ${((performance.now() - t1) / 1000).toFixed(0)} s`)
   }
-  // temperature (least held-out log-loss) and thresholds (best held-out F1) from the given folds' predictions
+  // a quick proxy for experiments: some folds only (NER_CV_FOLDS=1,2), before thresholds, nothing written
+  if (only !== undefined) { log(`ner ${lang} folds ${only.join(',')} pooled, no thresholds: ${show(pool(parts.map((p) => p.raw)))}`); process.exit(0) }
+  // temperature (least held-out log-loss, without O penalty), then the O penalty and thresholds (best
+  // held-out F1) from the given folds' predictions
   const fitOn = (ps: typeof parts) => {
     const temp = bestTemperature(TEMPERATURES.map((_, i) => ps.reduce((a, p) => a + (p.loss[i] as number), 0)), ps.reduce((a, p) => a + p.n, 0))
     const at = TEMPERATURES.indexOf(temp)
-    return { temp, at, thresholds: pickThresholds(merge(ps.map((p) => p.scored[at] as Scored)), GRID).thresholds }
+    const fits = O_PENALTIES.map((_, d) => pickThresholds(merge(ps.map((p) => p.scored[d]![at] as Scored)), GRID))
+    const d = fits.reduce((best, x, i) => (x.val.f1 > (fits[best] as typeof x).val.f1 ? i : best), 0)
+    return { temp, at, d, penalty: O_PENALTIES[d] as number, thresholds: (fits[d] as typeof fits[number]).thresholds }
+  }
+  for (const [d, penalty] of O_PENALTIES.entries()) {
+    const t = TEMPERATURES.indexOf(1)
+    log(`ner ${lang} O penalty ${penalty}: pooled, no thresholds: ${show(pool(parts.map((p) => applyThresholds(p.scored[d]![t] as Scored, [0, 0, 0]))))}`)
   }
   const held = parts.map((p, k) => {
     const o = fitOn(parts.filter((_, j) => j !== k))
-    const v = applyThresholds(p.scored[o.at] as Scored, o.thresholds)
-    log(`ner ${lang} fold ${k + 1}: temperature ${o.temp}, thresholds ${o.thresholds.join('/')} (from the other folds): ${show(v)}`)
+    const v = applyThresholds(p.scored[o.d]![o.at] as Scored, o.thresholds)
+    log(`ner ${lang} fold ${k + 1}: temperature ${o.temp}, O penalty ${o.penalty}, thresholds ${o.thresholds.join('/')} (from the other folds): ${show(v)}`)
     return v
   })
   const curve = parts[0]!.history.map((_, e) => pool(parts.map((p) => p.history[e] as Prf)).f1.toFixed(4))
@@ -105,11 +121,11 @@ function crossValidate (lang: string, spec: LangSpec, cv: CvSource, silver: Sent
   const f = fitWithGold(silver, gold, cv, [], spec.lexicon, nouns, epochs, lang)
   temperature[lang] = all.temp
   minConfidence[lang] = all.thresholds
-  log(`ner ${lang}: trained on all ${gold.length} ${cv.name} sentences; temperature ${all.temp}, thresholds PER/ORG/LOC ${all.thresholds.join('/')} from the held-out predictions`)
+  log(`ner ${lang}: trained on all ${gold.length} ${cv.name} sentences; temperature ${all.temp}, O penalty ${all.penalty}, thresholds PER/ORG/LOC ${all.thresholds.join('/')} from the held-out predictions`)
   data.push({ name: `${cv.name} [${lang}]`, path: cv.path, licence: cv.licence, split: `${cv.split} (all of it, the only in-domain gold data: ${cv.repeat} times among the training sentences; outer PER/ORG/LOC, OTH as MISC, *deriv and *part as O)`, rows: gold.length })
-  saveLanguage(lang, f, f.lex, f.model.T, nouns)
+  saveLanguage(lang, f, f.lex, penaliseO(f.model.T, all.penalty), nouns)
   metrics.push({ dataset: cv.name, split: `${cv.split}, ${cv.folds}-fold cross-validated (folds by source document, seed ${SEED}; outer PER/ORG/LOC, *deriv and *part as O): the shipped model trains on all of it`, metric: `entity F1 (exact span, PER/ORG/LOC; sentences cut by the service's tokeniser), pooled over the ${cv.folds} held-out folds, each tagged by a model trained on the other ${cv.folds - 1} and the silver data (fold F1 ${held.map((v) => v.f1.toFixed(3)).join(', ')}; mean ${mean.toFixed(4)}; P ${pooled.p.toFixed(3)} R ${pooled.r.toFixed(3)})`, value: Number(pooled.f1.toFixed(4)), baseline: cv.baseline })
-  notes.push(`${lang}: ${epochs} epochs (fixed)${cv.bag > 1 ? `, the mean of ${cv.bag} perceptrons each trained on its own shuffle order${cv.silverShare < 1 ? ` and its own random ${cv.silverShare * 100}% of the silver sentences` : ''} (bagging)` : ''}, ${cv.name} ${cv.split} ${cv.repeat} times among the training sentences and ${cv.lexiconWeight} times in the lexicon${cv.adapt ? ', with target-domain weights of its own (feature augmentation, Daume 2007; served: shared + target weights)' : ''}, temperature ${Number(all.temp.toFixed(3))}, PER/ORG/LOC entities below confidence ${all.thresholds.join('/')} dropped (temperature and thresholds fitted on the ${cv.folds}-fold cross-validation's held-out predictions); its figure below is that cross-validation's, pooled over the held-out folds (folds by source document), each scored by a tagger that did not see it, with temperature and thresholds fitted on the other folds; the data mix, gold weights and epoch count were chosen by that figure, so it is slightly optimistic`)
+  notes.push(`${lang}: ${epochs} epochs (fixed)${cv.bag > 1 ? `, the mean of ${cv.bag} perceptrons each trained on its own shuffle order${cv.silverShare < 1 ? ` and its own random ${cv.silverShare * 100}% of the silver sentences` : ''} (bagging)` : ''}, ${cv.name} ${cv.split} ${cv.repeat} times among the training sentences and ${cv.lexiconWeight} times in the lexicon${cv.adapt ? ', with target-domain weights of its own (feature augmentation, Daume 2007; served: shared + target weights)' : ''}, temperature ${Number(all.temp.toFixed(3))}, ${all.penalty === 0 ? '' : `O penalty ${all.penalty} (taken from every transition into O: more entities proposed), `}PER/ORG/LOC entities below confidence ${all.thresholds.join('/')} dropped (temperature${O_PENALTIES.length > 1 ? ', O penalty' : ''} and thresholds fitted on the ${cv.folds}-fold cross-validation's held-out predictions); its figure below is that cross-validation's, pooled over the held-out folds (folds by source document), each scored by a tagger that did not see it, with temperature${O_PENALTIES.length > 1 ? ', O penalty' : ''} and thresholds fitted on the other folds; the data mix, gold weights and epoch count were chosen by that figure, so it is slightly optimistic`)
 }
 
 const langs = CV_ONLY ? ['de'] : (env.NER_LANGS ?? 'en,es,nl,de').split(',')
