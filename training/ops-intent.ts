@@ -24,12 +24,16 @@ const acc = (m: number[][]) => m.reduce((a, r, i) => a + r[i]!, 0) / Math.max(1,
 export const intent: OpSpec = {
   labels: ['news', 'query', 'spam', 'marketing', 'feedback'],
   description: 'Intent of a text: news, query, spam, marketing, feedback. News from BBC, AG News and HuffPost headlines; queries from TREC, CLINC150 and SNIPS; spam and marketing from SMS and Enron e-mail spam; feedback from complaint tweets, product suggestions, GoEmotions gratitude, and product and movie reviews.',
-  notes: 'marketing is a weak split of spam: messages with selling words (offer, sale, shop, subscribe, club, voucher ...) and none of the scam or phishing words (won, prize, claim, urgent, cash, password, verify, account, bank, login ...) are marketing, the rest spam; so marketing vs spam separates promotion from scams only as far as those words allow. Reviews of every kind are feedback: a review is an opinion addressed to a seller or other buyers. Each domain weighs about the same whatever its size.',
+  notes: 'marketing is a weak split of spam: messages with selling words (offer, sale, shop, subscribe, club, voucher ...) and none of the scam or phishing words (won, prize, claim, urgent, cash, password, verify, account, bank, login ...) are marketing, the rest spam; so marketing vs spam separates promotion from scams only as far as those words allow. Reviews of every kind are feedback: a review is an opinion addressed to a seller or other buyers. Each domain weighs about the same whatever its size; BBC articles are a domain of their own, apart from the AG News and HuffPost headlines (macro F1 0.837 -> 0.858 before the calibration by input; as a quarter of a domain 0.851; with no char n-grams as well 0.860, within noise, not kept). Not kept (macro F1 before the calibration by input, against 0.837): 9 epochs 0.831, 4 epochs 0.823, dim 48 0.833, 128 ReLU units 0.834, no char n-grams 0.845; seed 18 instead of 17 0.839.',
   features: MIXED,
   vectors: true,
   train: { dim: 32, epochs: 6, lr: 0.2, seed: 17, balance: true, hidden: 64 },
   data: () => {
-    const news = split([...as(bbc(), 'news'), ...as(agNews20k('train'), 'news'), ...as(huffpost('train'), 'news')])
+    // BBC articles weigh as a domain of their own: inside the news domain their 1,800 rows were swamped
+    // by 40,000 headlines, and a quarter of them were read as feedback
+    const articles = split(as(bbc(), 'news'))
+    const headlinesNews = split([...as(agNews20k('train'), 'news'), ...as(huffpost('train'), 'news')])
+    const news = { train: [...articles.train, ...headlinesNews.train], val: [...articles.val, ...headlinesNews.val] }
     const query = split([...as(trec(), 'query'), ...as(clinc('train'), 'query'), ...as(snips('train'), 'query')])
     const sms = split(smsSpam().filter((r) => r.label === 'spam').map((r) => ({ text: r.text, label: promoOrScam(r.text) })))
     const mail = enronSpam('train').filter((r) => r.label === 'spam').map((r) => ({ text: r.text, label: promoOrScam(r.text) }))
@@ -44,7 +48,7 @@ export const intent: OpSpec = {
     const clincVal = clinc('val').filter((_, i) => i % 5 === 0).map((r) => ({ text: r.text, label: 'query' }))
     const mix = [...news.val, ...query.val, ...sms.val, ...talk.val, ...clincVal]
     const train = weighDomains([
-      { domain: 'news', rows: news.train }, { domain: 'queries', rows: query.train }, { domain: 'sms', rows: sms.train },
+      { domain: 'news', rows: headlinesNews.train }, { domain: 'articles', rows: articles.train }, { domain: 'queries', rows: query.train }, { domain: 'sms', rows: sms.train },
       { domain: 'email', rows: mail }, { domain: 'conversation', rows: talk.train }, { domain: 'reviews', rows: withoutOverlap(reviews, reviewVal) }
     ])
     const days = everyday().map((r) => ({ text: r.text, label: r.intent }))

@@ -46,7 +46,7 @@ const fromClinc = (part: 'train' | 'val') => clinc(part).filter((r) => clincTag.
 export const taxonomy: OpSpec = {
   labels: TAGS,
   description: `IAB Content Taxonomy 3.1 tier-1 topics, ${TAGS.length} tags, one independent probability each (a text that fits none scores low everywhere). Trained on BBC News, AG News, HuffPost headlines, DBpedia abstracts and CLINC150 requests; small talk, device commands and personal SMS messages are negatives for every tag.`,
-  notes: 'Label maps (training/ops-taxonomy.ts MAPS): BBC business, entertainment, politics, sport, tech; AG News World -> POLITICS, Sports, Business, Sci/Tech -> TECH; HuffPost 33 of its 41 categories (POLITICS and the world-news ones -> POLITICS, WELLNESS and HEALTHY LIVING -> HEALTH, COMEDY -> ENTERTAINMENT, PARENTING, PARENTS, DIVORCE -> FAMILY, WEDDINGS -> LIFE_EVENTS, GREEN and ENVIRONMENT -> SCIENCE, MONEY -> PERSONAL_FINANCE, the arts ones -> FINE_ART, COLLEGE -> EDUCATION; the identity, IMPACT, FIFTY, GOOD NEWS, WEIRD NEWS and MEDIA sections have no tier-1 topic of their own and are left out); DBpedia Company, EducationalInstitution, Artist, Athlete, OfficeHolder, Album, Film, WrittenWork (places, buildings, vehicles, animals and plants left out); CLINC150 travel, kitchen and dining, auto, banking and credit card, and work intents. PETS, REAL_ESTATE, SHOPPING, VIDEO_GAMING and the other tier-1 topics have no training data here and are not offered. HuffPost headlines are lower-cased and tokenised in this copy.',
+  notes: 'Label maps (training/ops-taxonomy.ts MAPS): BBC business, entertainment, politics, sport, tech; AG News World -> POLITICS, Sports, Business, Sci/Tech -> TECH; HuffPost 33 of its 41 categories (POLITICS and the world-news ones -> POLITICS, WELLNESS and HEALTHY LIVING -> HEALTH, COMEDY -> ENTERTAINMENT, PARENTING, PARENTS, DIVORCE -> FAMILY, WEDDINGS -> LIFE_EVENTS, GREEN and ENVIRONMENT -> SCIENCE, MONEY -> PERSONAL_FINANCE, the arts ones -> FINE_ART, COLLEGE -> EDUCATION; the identity, IMPACT, FIFTY, GOOD NEWS, WEIRD NEWS and MEDIA sections have no tier-1 topic of their own and are left out); DBpedia Company, EducationalInstitution, Artist, Athlete, OfficeHolder, Album, Film, WrittenWork (places, buildings, vehicles, animals and plants left out); CLINC150 travel, kitchen and dining, auto, banking and credit card, and work intents. PETS, REAL_ESTATE, SHOPPING, VIDEO_GAMING and the other tier-1 topics have no training data here and are not offered. HuffPost headlines are lower-cased and tokenised in this copy. BBC articles weigh as a group of their own beside AG News (both are the news domain, left out together), and HuffPost twice a domain (1.5 before): top-1 before the calibration by input BBC 0.930 -> 0.957, AG News 0.887 -> 0.892, HuffPost 0.614 -> 0.619, CLINC150 0.977 -> 0.979, DBpedia 0.960 -> 0.950 (seed 24: BBC 0.954, DBpedia 0.957). Not kept: BBC apart alone (BBC 0.948, HuffPost 0.612, DBpedia 0.951); BBC at 0.4 of a domain with HuffPost twice (BBC 0.948); dim 32 instead of 24 (BBC 0.954, HuffPost 0.612).',
   features: { buckets: 1 << 17, charNgrams: [], wordBigrams: true, maxFeatures: 3000, maxChars: 6000 },
   vectors: true,
   train: { dim: 24, epochs: 10, lr: 0.3, seed: 23, balance: true, multiLabel: true, hidden: 64 },
@@ -57,8 +57,11 @@ export const taxonomy: OpSpec = {
     const clincVal = fromClinc('val')
     const held = [news.val, agVal, hpVal, dbVal, clincVal]
     const train = weighDomains([
-      { domain: 'news', rows: withoutOverlap([...news.train, ...mapRows(agNews20k('train'), MAPS.ag)], ...held) },
-      { domain: 'huffpost', rows: mapRows(huffpost('train'), MAPS.huffpost), share: 1.5 },
+      // BBC articles weigh as a group of their own (their 1,800 rows were swamped by 16,000 AG News
+      // items); both groups are the news domain, left out together
+      { domain: 'news', rows: withoutOverlap(mapRows(agNews20k('train'), MAPS.ag), ...held) },
+      { domain: 'news', rows: withoutOverlap(news.train, ...held) },
+      { domain: 'huffpost', rows: mapRows(huffpost('train'), MAPS.huffpost), share: 2 },
       { domain: 'dbpedia', rows: mapRows(dbpedia14('train'), MAPS.dbpedia) },
       { domain: 'requests', rows: fromClinc('train') },
       { domain: 'none', rows: sms.train, share: 0.5 }
