@@ -9,7 +9,8 @@ import type { TF } from '../lib/tf.js'
 import { loadTextClassifier } from '../lib/text/classifier.js'
 import { inputCalibrationOf, withoutInputCalibration } from '../lib/text/calibration.js'
 import { OPS } from '../training/ops.js'
-import { argmax, confusion, ece, eceFloor, fitsTemperature } from '../training/metrics.js'
+import { argmax, confusion, ece, fitsTemperature } from '../training/metrics.js'
+import { calibrationRow, heldHalf, pooledCalibrationRow, type CalibrationHalf } from './calibration.js'
 import { evaluateImages, type EvalRow } from './images.js'
 import { evaluate as evaluateNewOp, NEW_OPS } from './newops.js'
 
@@ -36,6 +37,7 @@ for (const info of await scanStore(store)) {
   const bare = inputCalibrationOf(info.manifest) === undefined ? undefined : await loadTextClassifier(info.dir, withoutInputCalibration(info.manifest), tf, { imageMaxPixels: 0 })
   const index = new Map(info.manifest.labels.map((l, i) => [l, i]))
   const name = `${info.name} v${info.version}`
+  const halves: CalibrationHalf[] = []
   for (const v of spec.data().validation) {
     const probs = await model.predict(v.rows.map((r) => r.text))
     // NONE: a text no label fits (independent per-label scores)
@@ -43,16 +45,18 @@ for (const info of await scanStore(store)) {
     const m = confusion(gold.map((g) => Math.max(0, g)), probs.map(argmax), info.manifest.labels.length)
     rows.push({ model: name, dataset: `${v.name} (${v.split}, ${v.rows.length})`, metric: v.metric.name, value: v.metric.score(m, probs, gold), ...(v.metric.baseline ? { baseline: v.metric.baseline } : {}) })
     // calibration on the half of the rows that did not fit the temperature
-    const half = v.rows.map((r, i) => i).filter((i) => !fitsTemperature(v.rows[i]!.text))
-    if (v.calibration !== false && half.length >= 50) {
-      const before = bare === undefined ? undefined : await bare.predict(half.map((i) => v.rows[i]!.text))
-      const was = before === undefined ? '' : `; ${ece(before, half.map((i) => gold[i]!)).toFixed(3)} before calibration by input`
-      // what a perfectly calibrated model would still show on so few rows
-      const floor = eceFloor(half.map((i) => Math.max(...probs[i]!)))
-      rows.push({ model: name, dataset: `${v.name} (half not used for calibration, ${half.length})`, metric: 'expected calibration error (top label)', value: ece(half.map((i) => probs[i]!), half.map((i) => gold[i]!)), baseline: `target <= 0.05${was}; ${floor.toFixed(3)} for a calibrated model on as many rows` })
+    const half = heldHalf(v.name, v.rows.map((r) => r.text), probs, gold)
+    if (v.calibration !== false && half.probs.length >= 50) {
+      const texts = v.rows.filter((r) => !fitsTemperature(r.text)).map((r) => r.text)
+      const before = bare === undefined ? undefined : await bare.predict(texts)
+      const was = before === undefined ? '' : `; ${ece(before, half.gold).toFixed(3)} before calibration by input`
+      rows.push(calibrationRow(name, v.name, half, was))
+      halves.push(half)
     }
   }
   bare?.dispose()
+  const pooled = pooledCalibrationRow(name, halves)
+  if (pooled !== undefined) rows.push(pooled)
   // leave one domain out: figures measured when training (each needs its own training run)
   for (const lodo of info.manifest.metrics.filter((x) => x.split.includes('leave one domain out'))) {
     rows.push({ model: name, dataset: `${lodo.dataset} (${lodo.split}; from the manifest)`, metric: lodo.metric, value: lodo.value })

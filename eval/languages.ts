@@ -15,6 +15,7 @@ import { DATASETS } from '../training/data.js'
 import { argmax, confusion, macroF1 } from '../training/metrics.js'
 import { umsab, UMSAB_LANGS, XED_EMOTION, XED_POLARITY, xedRows, type LangRow } from '../training/multilingual-data.js'
 import type { EvalRow } from './images.js'
+import { calibrationRow, heldHalf, pooledCalibrationRow, type CalibrationHalf } from './calibration.js'
 
 const STORE = join(import.meta.dirname, '..', 'model-store')
 const UD = join(DATASETS, 'language-id', 'ud-sentences')
@@ -38,12 +39,14 @@ function detectionRows (det: LoadedModel<string, Detection>, model: string): Pro
   })()
 }
 
-/** macro-F1 over the labels present in the rows */
-async function f1Of (model: LoadedModel<string, number[]>, rows: LangRow[]): Promise<number> {
+/** macro-F1 over the labels present in the rows, and the calibration half of the rows */
+async function scored (model: LoadedModel<string, number[]>, rows: LangRow[], name: string): Promise<{ f1: number, half: CalibrationHalf }> {
   const index = new Map(model.manifest.labels.map((l, i) => [l, i]))
   const gold = rows.map((r) => index.get(r.label) as number)
-  const pred = (await model.predict(rows.map((r) => r.text))).map(argmax)
-  return macroF1(confusion(gold, pred, model.manifest.labels.length), [...new Set(gold)])
+  const texts = rows.map((r) => r.text)
+  const probs = await model.predict(texts)
+  const f1 = macroF1(confusion(gold, probs.map(argmax), model.manifest.labels.length), [...new Set(gold)])
+  return { f1, half: heldHalf(name, texts, probs, gold) }
 }
 
 /** Share of rows whose top label with lang_code omitted equals the one with the right lang_code. */
@@ -70,11 +73,17 @@ async function opRows (tf: TF, op: string, data: Record<string, LangRow[]>, det:
   const multi = await loadTextClassifier(multiInfo.dir, multiInfo.manifest, tf, { imageMaxPixels: 0 }) as LoadedModel<string, number[]>
   const english = enInfo === undefined ? undefined : await loadTextClassifier(enInfo.dir, enInfo.manifest, tf, { imageMaxPixels: 0 }) as LoadedModel<string, number[]>
   const rows: EvalRow[] = []
+  const name = `${multiInfo.name} v${multiInfo.version}`
+  const halves: CalibrationHalf[] = []
   for (const [lang, rs] of Object.entries(data)) {
-    const name = `${multiInfo.name} v${multiInfo.version}`
-    rows.push({ model: name, dataset: `${lang === 'nl' || op === 'emotion' ? 'XED' : 'UMSAB'} ${lang} (validation, ${rs.length})`, metric: 'macro-F1', value: await f1Of(multi, rs) })
+    const set = `${lang === 'nl' || op === 'emotion' ? 'XED' : 'UMSAB'} ${lang}`
+    const { f1, half } = await scored(multi, rs, set)
+    rows.push({ model: name, dataset: `${set} (validation, ${rs.length})`, metric: 'macro-F1', value: f1 })
+    if (half.probs.length >= 50) { rows.push(calibrationRow(name, `${set} validation`, half)); halves.push(half) }
     if (det !== undefined && english !== undefined) rows.push({ model: name, dataset: `${lang} (validation, ${rs.length})`, metric: 'lang_code omitted agrees with the right lang_code', value: await agreement(det, english, multi, rs), baseline: 'target 0.95' })
   }
+  const pooled = pooledCalibrationRow(name, halves)
+  if (pooled !== undefined) rows.push(pooled)
   multi.dispose(); english?.dispose()
   return rows
 }

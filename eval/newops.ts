@@ -14,6 +14,7 @@ import { argmax, confusion } from '../training/metrics.js'
 import type { TextModelSpec } from '../training/text-model.js'
 import type { EvalRow } from './images.js'
 import { zeroShotAccuracy } from './custom_classifier.js'
+import { calibrationRow, heldHalf, pooledCalibrationRow, type CalibrationHalf } from './calibration.js'
 
 export const NEW_OPS = ['abuse', 'target_sentiment', 'custom_classifier', 'phrase_extractor', 'nsfw']
 
@@ -21,11 +22,20 @@ async function classifier (info: ModelInfo, tf: TF, spec: TextModelSpec): Promis
   const model = await loadTextClassifier(info.dir, info.manifest, tf, { imageMaxPixels: 0 })
   const index = new Map(info.manifest.labels.map((l, i) => [l, i]))
   const rows: EvalRow[] = []
+  const name = `${info.name} v${info.version}`
+  const halves: CalibrationHalf[] = []
   for (const v of spec.validation) {
-    const probs = await model.predict(v.rows.map((r) => r.text)) as number[][]
-    const m = confusion(v.rows.map((r) => index.get(r.label) as number), probs.map(argmax), info.manifest.labels.length)
-    rows.push({ model: `${info.name} v${info.version}`, dataset: `${v.name} (${v.split}, ${v.rows.length})`, metric: v.metric.name, value: v.metric.score(m), ...(v.metric.baseline ? { baseline: v.metric.baseline } : {}) })
+    const texts = v.rows.map((r) => r.text)
+    const probs = await model.predict(texts) as number[][]
+    const gold = v.rows.map((r) => index.get(r.label) as number)
+    const m = confusion(gold, probs.map(argmax), info.manifest.labels.length)
+    rows.push({ model: name, dataset: `${v.name} (${v.split}, ${v.rows.length})`, metric: v.metric.name, value: v.metric.score(m), ...(v.metric.baseline ? { baseline: v.metric.baseline } : {}) })
+    // these models fit no calibration on validation rows; the same half as the others' is reported
+    const half = heldHalf(v.name, texts, probs, gold)
+    if (half.probs.length >= 50) { rows.push(calibrationRow(name, v.name, half)); halves.push(half) }
   }
+  const pooled = pooledCalibrationRow(name, halves)
+  if (pooled !== undefined) rows.push(pooled)
   model.dispose()
   return rows
 }

@@ -41,14 +41,18 @@ export function ece (probs: number[][], gold: number[], bins = 15): number {
   return eceOf(conf, probs.map((p, i) => argmax(p) === gold[i]), bins)
 }
 
-/** The expected calibration error of answers given with these confidences, right or not. */
-export function eceOf (conf: number[], right: boolean[], bins = 15): number {
+/**
+ * The expected calibration error of answers given with these confidences, right or not; with
+ * weights, each answer counts by its weight (several sets pooled, each weighing alike).
+ */
+export function eceOf (conf: number[], right: boolean[], bins = 15, weights?: number[]): number {
   const n = new Array<number>(bins).fill(0); const sum = new Array<number>(bins).fill(0); const hit = new Array<number>(bins).fill(0)
+  let total = 0
   conf.forEach((c, i) => {
     const b = Math.min(bins - 1, Math.floor(c * bins))
-    n[b]!++; sum[b]! += c; hit[b]! += right[i] ? 1 : 0
+    const w = weights?.[i] ?? 1
+    n[b]! += w; sum[b]! += w * c; hit[b]! += right[i] ? w : 0; total += w
   })
-  const total = conf.length
   return total === 0 ? 0 : n.reduce((a, k, b) => a + (k === 0 ? 0 : Math.abs(sum[b]! - hit[b]!)), 0) / total
 }
 
@@ -57,10 +61,10 @@ export function eceOf (conf: number[], right: boolean[], bins = 15): number {
  * of answers with these confidences, each right with the probability it claims (draws of a seeded
  * generator). On a few hundred rows it is several hundredths, the size of the 0.05 target.
  */
-export function eceFloor (conf: number[], draws = 200, seed = 1): number {
+export function eceFloor (conf: number[], draws = 200, seed = 1, weights?: number[]): number {
   const rand = rng(seed)
   let total = 0
-  for (let d = 0; d < draws; d++) total += eceOf(conf, conf.map((c) => rand() < c))
+  for (let d = 0; d < draws; d++) total += eceOf(conf, conf.map((c) => rand() < c), 15, weights)
   return total / draws
 }
 
