@@ -4,7 +4,8 @@
 import { readFileSync } from 'node:fs'
 import { need } from './data.js'
 import { tokenize, type Token } from '../lib/text/ner-features.js'
-import { LABELS, isBegin, labelOf, typeOf, withEnds, withoutEnds } from '../lib/text/ner-labels.js'
+import { LABELS, NUM_LABELS, isBegin, labelOf, typeOf, withEnds, withoutEnds } from '../lib/text/ner-labels.js'
+import { viterbi, type Scratch } from '../lib/text/ner-decode.js'
 
 export interface Sentence { words: string[], labels: Uint8Array }
 
@@ -180,4 +181,67 @@ export function clearCommonNouns (silver: Sentence[], reference: Sentence[], min
     }
     return { words: s.words, labels }
   })
+}
+
+/** the PER/ORG/LOC entity spans of `sents` by type index (0 PER, 1 ORG, 2 LOC), as word arrays */
+export function mentions (sents: Sentence[]): string[][][] {
+  const out: string[][][] = [[], [], []]
+  for (const s of sents) {
+    for (let t = 0; t < s.words.length; t++) {
+      const y = s.labels[t] as number
+      if (!isBegin(y) || typeOf(y) > 2) continue
+      let e = t + 1
+      while (e < s.words.length && (s.labels[e] as number) !== 0 && !isBegin(s.labels[e] as number)) e++
+      out[typeOf(y)]!.push(s.words.slice(t, e))
+    }
+  }
+  return out
+}
+
+/**
+ * Mention replacement (Dai and Adel 2020): `copies` copies of every sentence that names a person,
+ * organisation or place, each such name replaced by one of the same type drawn from `pool`
+ * (mentions()), the rest of the sentence and its labels kept. The tagger sees the sentences'
+ * contexts with names it has not seen there, so it learns the contexts rather than the names.
+ * `from[i]` is the index in `sents` of the sentence copy i was made from.
+ */
+export function replaceMentions (sents: Sentence[], pool: string[][][], copies: number, random: () => number): { sents: Sentence[], from: number[] } {
+  const out: Sentence[] = []; const from: number[] = []
+  sents.forEach((s, i) => {
+    if (!s.labels.some((y) => y !== 0 && typeOf(y) <= 2)) return
+    for (let c = 0; c < copies; c++) {
+      const words: string[] = []; const labels: number[] = []
+      for (let t = 0; t < s.words.length;) {
+        const y = s.labels[t] as number
+        let e = t + 1
+        if (y !== 0) while (e < s.words.length && (s.labels[e] as number) !== 0 && !isBegin(s.labels[e] as number)) e++
+        const type = typeOf(y)
+        const choices = type >= 0 && type <= 2 ? pool[type] as string[][] : []
+        if (isBegin(y) && choices.length > 0) {
+          const m = choices[Math.floor(random() * choices.length)] as string[]
+          m.forEach((w, k) => { words.push(w); labels.push(labelOf(type, k === 0 ? 0 : 1)) })
+        } else {
+          for (let k = t; k < e; k++) { words.push(s.words[k] as string); labels.push(y === 0 ? 0 : labelOf(type, k === t ? 0 : 1)) }
+        }
+        t = e
+      }
+      out.push({ words, labels: withEnds(labels) })
+      from.push(i)
+    }
+  })
+  return { sents: out, from }
+}
+
+/**
+ * The truth of a partly labelled example (Encoded.free in ner-perceptron.ts) under emission scores E and transitions T:
+ * the best-scoring label sequence that keeps every entity label and every O not marked free (the
+ * latent-variable perceptron of learning from partial annotation). Writes into `out`.
+ */
+export function constrainedGold (E: Float32Array, T: Float32Array, labels: Uint8Array, free: Uint8Array, n: number, out: Uint8Array, work: Float32Array, sc: Scratch): Uint8Array {
+  for (let t = 0; t < n; t++) {
+    const g = labels[t] as number
+    const open = g === 0 && free[t] === 1
+    for (let y = 0; y < NUM_LABELS; y++) work[t * NUM_LABELS + y] = open || y === g ? E[t * NUM_LABELS + y] as number : -1e30
+  }
+  return viterbi(work, T, n, out, sc)
 }

@@ -5,11 +5,12 @@ import { FEATURES } from '../lib/text/ner-features.js'
 import { NUM_LABELS, typeOf, isBegin } from '../lib/text/ner-labels.js'
 import { Scratch, marginals, viterbi } from '../lib/text/ner-decode.js'
 import { rng, shuffle } from './fasttext.js'
+import { constrainedGold } from './ner-data.js'
 
 const L = NUM_LABELS
 
-/** `target`: an in-domain example (see TrainOpts.adapt) */
-export interface Encoded { ids: Int32Array, labels: Uint8Array, n: number, target?: boolean }
+/** `target`: in-domain (TrainOpts.adapt); `free`: O labels that may hide a name, any label right there (constrainedGold) */
+export interface Encoded { ids: Int32Array, labels: Uint8Array, n: number, target?: boolean, free?: Uint8Array }
 export interface Tagger { W: Float32Array, T: Float32Array, buckets: number }
 
 export function emissions (W: Float32Array, ids: Int32Array, n: number, out: Float32Array): Float32Array {
@@ -80,7 +81,7 @@ export function train (data: Encoded[], val: Encoded[], o: TrainOpts): { model: 
   const W = new Float32Array(B * L); const U = new Float64Array(B * L)
   const T = new Float32Array((L + 1) * L); const UT = new Float64Array((L + 1) * L)
   const maxN = Math.max(1, ...data.map((d) => d.n))
-  const E = new Float32Array(maxN * L); const out = new Uint8Array(maxN); const sc = new Scratch().fit(maxN)
+  const E = new Float32Array(maxN * L); const out = new Uint8Array(maxN); const sc = new Scratch().fit(maxN); const work = new Float32Array(maxN * L); const partialGold = new Uint8Array(maxN)
   const rand = rng(o.seed)
   const order = data.map((_, i) => i)
   let c = 1
@@ -129,10 +130,11 @@ export function train (data: Encoded[], val: Encoded[], o: TrainOpts): { model: 
         for (let k = 0; k < TT.length; k++) TT[k] = (T[k] as number) + (TV[k] as number)
       }
       viterbi(E, tgt ? TT : T, d.n, out, sc)
+      const gold = d.free === undefined ? d.labels : constrainedGold(E, tgt ? TT : T, d.labels, d.free, d.n, partialGold, work, sc)
       tokens += d.n
       for (let t = 0; t < d.n; t++) {
-        const g = d.labels[t] as number; const p = out[t] as number
-        const gp = t === 0 ? -1 : d.labels[t - 1] as number; const pp = t === 0 ? -1 : out[t - 1] as number
+        const g = gold[t] as number; const p = out[t] as number
+        const gp = t === 0 ? -1 : gold[t - 1] as number; const pp = t === 0 ? -1 : out[t - 1] as number
         if (g !== p) { errors++; bump(d.ids, t, g, 1); bump(d.ids, t, p, -1) }
         if (g !== p || gp !== pp) { bumpT(gp, g, 1); bumpT(pp, p, -1) }
         if (tgt && g !== p) { bumpV(d.ids, t, g, 1); bumpV(d.ids, t, p, -1) }

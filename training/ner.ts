@@ -10,8 +10,9 @@
 // language's corpora and settings are in training/ner-sources.ts.
 // NER_LANGS=en,de, NER_EPOCHS, NER_BUCKETS, NER_DE_MIX, NER_DE_GOLD, NER_DE_ADAPT=0, NER_DE_LEXW,
 // NER_DE_LEX=0, NER_DE_NOUNS=0, NER_DE_NAMES=0, NER_DE_BAG, NER_DE_SILVER, NER_NAMES_MINPOP, NER_O_PENALTIES
-// (a grid, e.g. 0,4,8: the O penalty is then chosen by the cross-validation), NER_CV_FOLDS and NER_OUT
-// override for experiments only.
+// (a grid, e.g. 0,4,8: the O penalty is then chosen by the cross-validation), NER_DE_PARTIAL (silver as
+// partly labelled), NER_DE_AUG and NER_DE_AUGPOOL (gold sentences with their names replaced),
+// NER_CV_FOLDS and NER_OUT override for experiments only; docs/models/ner.md says what each gave.
 import { mkdir, writeFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileIO } from '../lib/tf-io.js'
@@ -20,7 +21,7 @@ import { LABELS, NUM_LABELS } from '../lib/text/ner-labels.js'
 import { FOLDS, GERMAN_NOUNS, LOWER_CASE_WORDS, NAME_LISTS, germanNouns, lexicons, lowerCaseWords, nameLists } from './ner-lexicon.js'
 import { rng, shuffle } from './fasttext.js'
 import { MAX_CHARS, quantise } from '../lib/text/ner.js'
-import { retokenize, wnut17, type Sentence } from './ner-data.js'
+import { mentions, replaceMentions, retokenize, wnut17, type Sentence } from './ner-data.js'
 import { LANGS, SEED, type CvSource, type LangSpec } from './ner-sources.js'
 import { TEMPERATURES, applyThresholds, penaliseO, bestTemperature, calibrate, calibrationLoss, evaluate, fitThresholds, pickThresholds, pool, scoreSpans, train, trainBagged, type Encoded, type Prf, type Scored, type Tagger } from './ner-perceptron.js'
 
@@ -33,7 +34,17 @@ const GRID = [0, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8]
 // penalties on the O label tried for a cross-validated language (penaliseO in ner-perceptron.ts)
 const O_PENALTIES = (env.NER_O_PENALTIES ?? '0').split(',').map(Number)
 
-const encode = (s: Sentence[], lex: (i: number) => Uint8Array | undefined, nouns?: NounForms): Encoded[] => s.map((x, i) => ({ ids: featurise(x.words, BUCKETS, lex(i), nouns), labels: x.labels, n: x.words.length }))
+// which O labels of partly labelled (silver) sentences are left free: NER_DE_PARTIAL=name (capitalised
+// words that are not common-noun forms), cap (every capitalised word), 0 (none: silver is taken as it is)
+const PARTIAL = env.NER_DE_PARTIAL ?? '0'
+const freeOf = (words: string[], nouns?: NounForms): Uint8Array | undefined => {
+  if (PARTIAL === '0') return undefined
+  return Uint8Array.from(words, (w) => (/^\p{Lu}/u.test(w) && (PARTIAL === 'cap' || nouns === undefined || !nouns.has(w)) ? 1 : 0))
+}
+const encode = (s: Sentence[], lex: (i: number) => Uint8Array | undefined, nouns?: NounForms, partial?: (i: number) => boolean): Encoded[] => s.map((x, i) => {
+  const free = partial?.(i) === true ? freeOf(x.words, nouns) : undefined
+  return { ids: featurise(x.words, BUCKETS, lex(i), nouns), labels: x.labels, n: x.words.length, ...(free !== undefined ? { free } : {}) }
+})
 
 /**
  * Folds for cross-validation: the sentences of one source document (GermEval's "#" line) stay
@@ -49,13 +60,26 @@ function foldsOf (groups: string[], k: number, seed: number): number[] {
  * A tagger trained for a fixed number of epochs on `silver` plus `gold` as cv says, with the
  * lexicon of both (out of fold for the training sentences); `heldOut` is encoded with the full one.
  */
-function fitWithGold (silver: Sentence[], gold: Sentence[], cv: CvSource, heldOut: Sentence[], lexicon: boolean, nouns: NounForms | undefined, epochs: number, name: string): { served: Tagger, model: Tagger, bytes: Uint8Array, scale: number, min: number, lex?: Uint8Array, va: Encoded[], history: Prf[] } {
+function fitWithGold (silver: Sentence[], gold: Sentence[], cv: CvSource, heldOut: Sentence[], lexicon: boolean, nouns: NounForms | undefined, epochs: number, name: string, partial: boolean[] = []): { served: Tagger, model: Tagger, bytes: Uint8Array, scale: number, min: number, lex?: Uint8Array, va: Encoded[], history: Prf[] } {
   const sents = cv.repeat > 0 ? [...silver, ...gold] : silver
   const lex = lexicon ? lexicons(sents, (i) => (i < silver.length ? 1 : cv.lexiconWeight)) : undefined
-  const tr = encode(sents, (i) => lex?.folds[i % FOLDS], nouns)
+  const tr = encode(sents, (i) => lex?.folds[i % FOLDS], nouns, (i) => partial[i] === true)
+  if (PARTIAL !== '0') log(`${name}: ${tr.filter((d) => d.free !== undefined).length} partly labelled sentences, ${tr.reduce((a, d) => a + (d.free?.reduce((b, x) => b + x, 0) ?? 0), 0)} free O tokens (NER_DE_PARTIAL=${PARTIAL})`)
   const goldEnc = tr.slice(silver.length)
   for (const d of goldEnc) d.target = true
   for (let r = 1; r < cv.repeat; r++) tr.push(...goldEnc)
+  // mention replacement: NER_DE_AUG copies of each gold sentence with its names swapped for others of
+  // the same type from the gold sentences (NER_DE_AUGPOOL=gold), the German silver ones (silver) or both
+  const copies = Number(env.NER_DE_AUG ?? 0)
+  if (copies > 0 && cv.repeat > 0) {
+    const which = env.NER_DE_AUGPOOL ?? 'gold'
+    const g = mentions(gold); const sv = mentions(silver.filter((_, i) => partial[i] === true))
+    const pool = [0, 1, 2].map((k) => [...(which !== 'silver' ? g[k]! : []), ...(which !== 'gold' ? sv[k]! : [])])
+    const aug = replaceMentions(gold, pool, copies, rng(SEED + 23))
+    const enc = aug.sents.map((x, i) => ({ ids: featurise(x.words, BUCKETS, lex?.folds[(silver.length + (aug.from[i] as number)) % FOLDS], nouns), labels: x.labels, n: x.words.length, target: true }))
+    tr.push(...enc)
+    log(`${name}: ${enc.length} gold sentences with names replaced (pool ${which}: ${pool.map((p) => p.length).join('/')} PER/ORG/LOC)`)
+  }
   const va = encode(heldOut, () => lex?.full, nouns)
   const { model, history } = trainBagged(tr, va, { buckets: BUCKETS, epochs, seed: SEED, log, name, select: false, adapt: cv.adapt }, cv.bag, cv.silverShare)
   const q = quantise(model.W)
@@ -72,7 +96,7 @@ const merge = (parts: Scored[]): Scored => ({ spans: parts.flatMap((p) => p.span
  * fold and mean beside it). The served tagger then trains on all the gold data, its temperature and
  * thresholds fitted on every fold's held-out predictions.
  */
-function crossValidate (lang: string, spec: LangSpec, cv: CvSource, silver: Sentence[], retok: (x: Sentence) => Sentence, nouns: NounForms | undefined): void {
+function crossValidate (lang: string, spec: LangSpec, cv: CvSource, silver: Sentence[], retok: (x: Sentence) => Sentence, nouns: NounForms | undefined, partial: boolean[]): void {
   const t1 = performance.now()
   const gold = cv.read().map(retok)
   const folds = foldsOf(cv.groups(), cv.folds, SEED)
@@ -83,7 +107,7 @@ function crossValidate (lang: string, spec: LangSpec, cv: CvSource, silver: Sent
   const only = env.NER_CV_FOLDS?.split(',').map(Number)
   for (let k = 0; k < cv.folds; k++) {
     if (only !== undefined && !only.includes(k + 1)) continue
-    const f = fitWithGold(silver, gold.filter((_, i) => folds[i] !== k), cv, gold.filter((_, i) => folds[i] === k), spec.lexicon, nouns, epochs, `${lang} fold ${k + 1}`)
+    const f = fitWithGold(silver, gold.filter((_, i) => folds[i] !== k), cv, gold.filter((_, i) => folds[i] === k), spec.lexicon, nouns, epochs, `${lang} fold ${k + 1}`, partial)
     const { loss, n } = calibrationLoss(f.served, f.va)
     // spans and confidences at every temperature, for each O penalty
     const scored = O_PENALTIES.map((d) => { const m = { ...f.served, T: penaliseO(f.served.T, d) }; return TEMPERATURES.map((t) => scoreSpans(m, f.va, t)) })
@@ -118,7 +142,7 @@ function crossValidate (lang: string, spec: LangSpec, cv: CvSource, silver: Sent
   if (CV_ONLY) return
 
   const all = fitOn(parts)
-  const f = fitWithGold(silver, gold, cv, [], spec.lexicon, nouns, epochs, lang)
+  const f = fitWithGold(silver, gold, cv, [], spec.lexicon, nouns, epochs, lang, partial)
   temperature[lang] = all.temp
   minConfidence[lang] = all.thresholds
   log(`ner ${lang}: trained on all ${gold.length} ${cv.name} sentences; temperature ${all.temp}, O penalty ${all.penalty}, thresholds PER/ORG/LOC ${all.thresholds.join('/')} from the held-out predictions`)
@@ -160,9 +184,11 @@ for (const lang of langs) {
   // training and validation see the tokens the service will cut (retokenize in ner-data.ts)
   const retok = (x: Sentence): Sentence => retokenize(x, lang)
   const trainSents: Sentence[] = []
+  const partial: boolean[] = []
   for (const s of spec.train) {
     const rows = s.read()
     trainSents.push(...rows.map(retok))
+    for (let i = 0; i < rows.length; i++) partial.push(s.partial === true)
     data.push({ name: `${s.name} [${lang}]`, path: s.path, licence: s.licence, split: s.split, rows: rows.length })
   }
   let nouns: NounForms | undefined
@@ -185,7 +211,7 @@ for (const lang of langs) {
     }
   }
   if (spec.cv !== undefined) {
-    crossValidate(lang, spec, spec.cv, trainSents, retok, nouns)
+    crossValidate(lang, spec, spec.cv, trainSents, retok, nouns, partial)
     continue
   }
   if (spec.val === undefined) throw new Error(`NER spec for ${lang} has neither val nor cv`)
