@@ -110,3 +110,26 @@ export function xedRows (lang: string, map: Record<string, string>, split: 'trai
   }
   return out
 }
+
+export const SENTIMIX_DIR = join(import.meta.dirname, 'data', 'sentimix')
+/** SemEval-2020 task 9 (SentiMix) Hindi-English tweets, one token per line (training/DATA.md), rejoined into text. */
+export function sentimix (split: 'train' | 'dev'): LangRow[] {
+  const file = join(SENTIMIX_DIR, split === 'train' ? 'Hinglish_train_14k_split_conll.txt' : 'Hinglish_dev_3k_split_conll.txt')
+  if (!existsSync(file)) throw new Error(`missing ${file}: fetch the SentiMix files (training/DATA.md)`)
+  const out: LangRow[] = []
+  let label = ''; let tokens: string[] = []
+  const flush = () => {
+    if (label !== '' && tokens.length > 0) {
+      // the tokeniser split "@name", "#tag" and addresses apart: joined again
+      const text = tokens.join(' ').replace(/([@#]) (\S+)/g, '$1$2').replace(/https? \/\/ \S+(?: [./] \S+){0,4}/g, 'http')
+      out.push({ text, label, lang: 'hi' })
+    }
+    label = ''; tokens = []
+  }
+  for (const line of readFileSync(file, 'utf8').split(/\r?\n/)) {
+    if (line.startsWith('meta\t')) { flush(); label = (line.split('\t')[2] ?? '').trim(); continue }
+    if (line.trim() !== '') tokens.push(line.split('\t')[0] as string)
+  }
+  flush()
+  return out
+}
