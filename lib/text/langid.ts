@@ -19,6 +19,9 @@ export interface Detection {
   prob: number
   /** the likely languages among LANGUAGE_NAMES, best first (the first is this one) */
   alternatives: Array<{ code: string, prob: number }>
+  /** lid.176's detection, when the romanised-Hindi refiner answered Hindi instead: an operation that
+   * does not serve Hindi routes by it, as before the refiner */
+  unrefined?: Detection
 }
 
 /** What a text is routed by when its language cannot be told (too short, or no language is likely). */
@@ -68,7 +71,7 @@ export function romanised (d: Detection, p: number[]): Detection {
   const hi = p[1] as number
   if (hi < ROMANISED_MIN) return d
   const code = 'hi'
-  return { code, name: LANGUAGE_NAMES[code] as string, prob: hi, alternatives: [{ code, prob: hi }, ...d.alternatives.filter((a) => a.code !== code).map((a) => ({ code: a.code, prob: a.prob * (1 - hi) }))] }
+  return { code, name: LANGUAGE_NAMES[code] as string, prob: hi, alternatives: [{ code, prob: hi }, ...d.alternatives.filter((a) => a.code !== code).map((a) => ({ code: a.code, prob: a.prob * (1 - hi) }))], unrefined: d }
 }
 
 /** The most likely language among LANGUAGE_NAMES written in the text's letters (an unlikely language gets probability 0). */
@@ -95,6 +98,7 @@ const WIDE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Han
  * the detector is sure enough (see MIN_LETTERS, MIN_PROB, MIN_ALT; an ideograph counts three letters),
  * DEFAULT_LANG otherwise. A sure language the operation does not serve is returned as it is. */
 export function routeLanguage (text: string, d: Detection, served: readonly string[]): { code: string, sure: boolean } {
+  if (d.unrefined !== undefined && !served.includes(d.code)) return routeLanguage(text, d.unrefined, served)
   if (!hasLetters(text, Math.ceil(MIN_LETTERS / (WIDE.test(text) ? 3 : 1)))) return { code: DEFAULT_LANG, sure: false }
   if (d.prob >= MIN_PROB) return { code: d.code, sure: true }
   const alt = d.alternatives.find((a) => a.code === DEFAULT_LANG || served.includes(a.code))
