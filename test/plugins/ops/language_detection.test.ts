@@ -61,6 +61,7 @@ t.test('the romanised-Hindi refiner: which texts it reads, and what its answer c
   t.ok(asksRomanised('kya hua yaar, kuch bolo na', en), 'answered English, Latin letters')
   t.ok(asksRomanised('kya hua yaar, kuch bolo na', { ...en, code: 'it', prob: 0.3 }), 'no language surely')
   t.notOk(asksRomanised('kya hua yaar', en), 'under ROMANISED_MIN_WORDS words')
+  t.notOk(asksRomanised('kya hua yaar, kuch bolo na', { ...en, prob: 0.99 }), 'sure English: not asked')
   t.notOk(asksRomanised('el servicio fue horrible, nadie me ayudó', { ...en, code: 'es', prob: 0.99 }), 'a sure other language')
   t.notOk(asksRomanised('क्या हुआ यार, कुछ बोलो ना', { ...en, code: 'en' }), 'no Latin letters')
   t.equal(romanised(en, [0.3, ROMANISED_MIN - 0.01, 0]), en, 'below ROMANISED_MIN the answer stands')
