@@ -3,7 +3,10 @@
 // the main thread for language_detection (less than a round trip to a worker), and in each text
 // worker too, where a text whose language is to be detected before a classifier runs is detected and
 // classified in one message (lib/text/pool.ts runDetected). When it answers Danish or Norwegian, a
-// small classifier trained here (training/language_detection.ts) chooses between the two.
+// small classifier trained here (training/language_detection.ts) chooses between the two; when it
+// answers English, or no language surely, for a text in Latin letters, another one tells romanised
+// Hindi (which lid.176 reads as English) from English and the other languages.
+import { join } from 'node:path'
 import type { LoadedModel, ModelLoader } from '../models.js'
 import { loadTextClassifier } from './classifier.js'
 import { LANGUAGE_NAMES, LID_ALIASES, writtenIn } from './languages.js'
@@ -16,6 +19,9 @@ export interface Detection {
   prob: number
   /** the likely languages among LANGUAGE_NAMES, best first (the first is this one) */
   alternatives: Array<{ code: string, prob: number }>
+  /** lid.176's detection, when the romanised-Hindi refiner answered Hindi instead: an operation that
+   * does not serve Hindi routes by it, as before the refiner */
+  unrefined?: Detection
 }
 
 /** What a text is routed by when its language cannot be told (too short, or no language is likely). */
@@ -36,6 +42,41 @@ const TOP_K = 8
 const MIN_LISTED = 0.01
 /** the languages the refiner decides between, in its label order */
 export const REFINED = ['da', 'no'] as const
+/** the romanised-Hindi refiner's labels, in its label order ('other': any other language in Latin
+ * letters), and its folder in the model's version folder */
+export const ROMANISED = ['en', 'hi', 'other'] as const
+export const ROMANISED_DIR = 'hi-en'
+/** the refiner's probability of hi needed to answer Hindi, chosen on validation rows (TweetEval English
+ * tweets, SentiMix and UMSAB Hindi tweets; docs/models/language_detection.md): at 0.8, 0.2-0.6% of
+ * English tweets more are answered Hindi, against 1.3% at 0.5 */
+export const ROMANISED_MIN = 0.8
+/** the words a text needs before the refiner reads it: a few English words ("I love it", "thank you so
+ * much") are as common in Hindi-English tweets as in English ones, and such texts stay as they were */
+export const ROMANISED_MIN_WORDS = 5
+const WORD = /\p{L}+/gu
+/** lid.176 this sure of English: the refiner is not asked (it costs about 0.05 ms a text; 57% of the
+ * TweetEval English validation tweets, none of the UMSAB Hindi validation tweets it answers Hindi and
+ * 2.4% of SentiMix's are this sure) */
+export const ROMANISED_SKIP = 0.95
+const LATIN = /\p{Script=Latin}/u
+
+/** Whether the romanised-Hindi refiner reads a text: in Latin letters, of ROMANISED_MIN_WORDS words or
+ * more, answered English (under ROMANISED_SKIP) or no language surely. */
+export function asksRomanised (text: string, d: Detection): boolean {
+  if (!((d.code === DEFAULT_LANG && d.prob < ROMANISED_SKIP) || d.prob < MIN_PROB) || !LATIN.test(text)) return false
+  WORD.lastIndex = 0
+  for (let n = 0; n < ROMANISED_MIN_WORDS; n++) if (WORD.exec(text) === null) return false
+  return true
+}
+
+/** Hindi when the romanised-Hindi refiner gives hi ROMANISED_MIN or more (with its probability; the
+ * other languages share the rest), the detection as it was otherwise. */
+export function romanised (d: Detection, p: number[]): Detection {
+  const hi = p[1] as number
+  if (hi < ROMANISED_MIN) return d
+  const code = 'hi'
+  return { code, name: LANGUAGE_NAMES[code] as string, prob: hi, alternatives: [{ code, prob: hi }, ...d.alternatives.filter((a) => a.code !== code).map((a) => ({ code: a.code, prob: a.prob * (1 - hi) }))], unrefined: d }
+}
 
 /** The most likely language among LANGUAGE_NAMES written in the text's letters (an unlikely language gets probability 0). */
 export function detectWith (model: FastTextModel, text: string): Detection {
@@ -61,6 +102,7 @@ const WIDE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Han
  * the detector is sure enough (see MIN_LETTERS, MIN_PROB, MIN_ALT; an ideograph counts three letters),
  * DEFAULT_LANG otherwise. A sure language the operation does not serve is returned as it is. */
 export function routeLanguage (text: string, d: Detection, served: readonly string[]): { code: string, sure: boolean } {
+  if (d.unrefined !== undefined && !served.includes(d.code)) return routeLanguage(text, d.unrefined, served)
   if (!hasLetters(text, Math.ceil(MIN_LETTERS / (WIDE.test(text) ? 3 : 1)))) return { code: DEFAULT_LANG, sure: false }
   if (d.prob >= MIN_PROB) return { code: d.code, sure: true }
   const alt = d.alternatives.find((a) => a.code === DEFAULT_LANG || served.includes(a.code))
@@ -91,17 +133,25 @@ export const loadLanguageId: ModelLoader = async (dir, manifest, tf, ctx) => {
   const refiner = manifest.files.includes('model.json')
     ? await loadTextClassifier(dir, { ...manifest, labels: [...REFINED] }, tf, ctx) as LoadedModel<string, number[]>
     : undefined
+  const hindi = manifest.files.includes(`${ROMANISED_DIR}/model.json`)
+    ? await loadTextClassifier(join(dir, ROMANISED_DIR), { ...manifest, labels: [...ROMANISED] }, tf, ctx) as LoadedModel<string, number[]>
+    : undefined
   const out: LoadedModel<string, Detection> = {
     manifest,
     predict: async (texts) => {
       const found = texts.map((t) => detectWith(model, t))
+      const latin = hindi === undefined ? [] : found.flatMap((d, i) => asksRomanised(texts[i] as string, d) ? [i] : [])
+      if (hindi !== undefined && latin.length > 0) {
+        const p = await hindi.predict(latin.map((i) => texts[i] as string))
+        latin.forEach((i, k) => { found[i] = romanised(found[i] as Detection, p[k] as number[]) })
+      }
       const which = found.flatMap((d, i) => (REFINED as readonly string[]).includes(d.code) ? [i] : [])
       if (refiner === undefined || which.length === 0) return found
       const p = await refiner.predict(which.map((i) => texts[i] as string))
       which.forEach((i, k) => { found[i] = refine(found[i] as Detection, p[k] as number[]) })
       return found
     },
-    dispose () { refiner?.dispose() }
+    dispose () { refiner?.dispose(); hindi?.dispose() }
   }
   return out
 }

@@ -33,6 +33,48 @@ t.test('language_detection: English names, probabilities and codes; the batch un
   t.equal(short.lang_code, 'nl', 'a 3-word message')
 })
 
+const hinglish = ['language_detection', 'sentiment', 'sentiment-multilingual', 'emotion', 'emotion-multilingual']
+t.test('romanised Hindi: the refiner answers Hindi, lang_code omitted routes it to the Hindi model; English stays English', { skip: hinglish.every(hasRealModel) ? false : 'models not trained' }, async (t) => {
+  const app = await buildWithRealModels(t, hinglish)
+  for (const text of ['yaar aaj ka match dekh ke bahut maza aa gaya, kya khela bhai ne', 'mujhe yeh phone bilkul pasand nahi aaya, paise barbaad ho gaye']) {
+    const g = (await post(app, '/v4/language_detection', { text })).json() as Guess
+    t.match(g, { output: 'Hindi', lang_code: 'hi' }, text)
+    t.ok(g.prob >= 0.8 && g.prob <= 1, String(g.prob))
+    const auto = (await post(app, '/v4/sentiment', { text })).json() as Record<string, unknown>
+    const given = (await post(app, '/v4/sentiment', { text, lang_code: 'hi' })).json() as Record<string, unknown>
+    t.match(auto, { lang_code: 'hi', lang_source: 'detected' })
+    t.same(auto.sentiment, given.sentiment)
+    // an operation without Hindi routes it as before the refiner (English), not a 400
+    const emotion = await post(app, '/v4/emotion', { text })
+    t.equal(emotion.statusCode, 200)
+    t.match(emotion.json(), { lang_code: 'en' })
+  }
+  for (const text of ['The delivery arrived two days late', 'I can not wait to see you all at the concert tonight!', '@user so proud of you bro 🔥🔥 #congrats']) {
+    const g = (await post(app, '/v4/language_detection', { text })).json() as Guess
+    t.equal(g.lang_code, 'en', text)
+  }
+})
+
+t.test('the romanised-Hindi refiner: which texts it reads, and what its answer changes', async (t) => {
+  const { asksRomanised, romanised, ROMANISED_MIN } = await import('../../../lib/text/langid.js')
+  const en = { code: 'en', name: 'English', prob: 0.7, alternatives: [{ code: 'en', prob: 0.7 }, { code: 'it', prob: 0.2 }] }
+  t.ok(asksRomanised('kya hua yaar, kuch bolo na', en), 'answered English, Latin letters')
+  t.ok(asksRomanised('kya hua yaar, kuch bolo na', { ...en, code: 'it', prob: 0.3 }), 'no language surely')
+  t.notOk(asksRomanised('kya hua yaar', en), 'under ROMANISED_MIN_WORDS words')
+  t.notOk(asksRomanised('kya hua yaar, kuch bolo na', { ...en, prob: 0.99 }), 'sure English: not asked')
+  t.notOk(asksRomanised('el servicio fue horrible, nadie me ayudó', { ...en, code: 'es', prob: 0.99 }), 'a sure other language')
+  t.notOk(asksRomanised('क्या हुआ यार, कुछ बोलो ना', { ...en, code: 'en' }), 'no Latin letters')
+  t.equal(romanised(en, [0.3, ROMANISED_MIN - 0.01, 0]), en, 'below ROMANISED_MIN the answer stands')
+  const hi = romanised(en, [0.05, 0.9, 0.05])
+  t.match(hi, { code: 'hi', name: 'Hindi', prob: 0.9 })
+  t.same(hi.alternatives.map((a) => a.code), ['hi', 'en', 'it'])
+  t.ok(Math.abs((hi.alternatives[1]?.prob ?? 0) - 0.07) < 1e-9, 'the others share the rest')
+  const { routeLanguage } = await import('../../../lib/text/langid.js')
+  const text = 'kya hua yaar, kuch bolo na'
+  t.same(routeLanguage(text, hi, ['en', 'hi']), { code: 'hi', sure: true }, 'an operation serving Hindi')
+  t.same(routeLanguage(text, hi, ['en', 'es']), routeLanguage(text, en, ['en', 'es']), 'one without: as lid.176 answered')
+})
+
 t.test('language_detection: bad input answers JSON errors', async (t) => {
   const app = await buildWithRealModels(t, ['language_detection'])
   const empty = await post(app, '/v4/language_detection', { text: '' })
