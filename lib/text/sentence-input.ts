@@ -4,7 +4,7 @@
 // "not good" does not read as "good" to the word-vector part. Training (training/fasttext.ts) and
 // serving (lib/text/classifier.ts) both compute it here.
 import { tokens, type FeatureConfig } from './features.js'
-import { negationScope } from './negation.js'
+import { mayNegate, negationScope } from './negation.js'
 import { vectorWords, type WordVectors } from './word-vectors.js'
 
 /** How many numbers the word-vector input of a text has. */
@@ -12,6 +12,7 @@ export const inputDim = (cfg: FeatureConfig, vectors: WordVectors) => vectors.di
 
 /** The words of a text under negation, as the word-vector table spells them. */
 export function negatedWords (text: string, maxChars: number): string[] {
+  if (!mayNegate(text.slice(0, maxChars).toLowerCase())) return []
   const toks = tokens(text, maxChars)
   const scope = negationScope(toks)
   const out: string[] = []

@@ -4,7 +4,7 @@
 import { test } from 'tap'
 import { join } from 'node:path'
 import { featurise, tokens, type FeatureConfig } from '../../../lib/text/features.js'
-import { isNegator, negationScope } from '../../../lib/text/negation.js'
+import { isNegator, mayNegate, negationScope } from '../../../lib/text/negation.js'
 import { inputDim, negatedWords, sentenceInput } from '../../../lib/text/sentence-input.js'
 import { loadWordVectors, vectorWords } from '../../../lib/text/word-vectors.js'
 
@@ -58,4 +58,11 @@ test('word-vector input: the mean of the negated words after the mean of all, wh
   const none = new Float32Array(200).fill(7)
   sentenceInput('I like the screen', both, wv, none)
   t.ok(none.subarray(100).every((x) => x === 0), 'zeros when no word is negated')
+})
+
+test('the quick test before tokenising finds every negating word', async (t) => {
+  const texts = ["I don't know", 'dont', 'it is NOT fine', 'No.', 'nobody came', 'never', 'cannot', 'without it', 'hardly', 'isnt it', 'neither nor', 'so-not-good', 'x nothing y', "can't", 'wont']
+  for (const s of texts) t.ok(mayNegate(s.toLowerCase()), s)
+  t.notOk(mayNegate('i know it is a new economy now'), 'words that merely contain a negating word')
+  t.same(negatedWords('I know it is a new economy now', 2000), [])
 })
