@@ -36,17 +36,24 @@ export const sentiment: OpSpec = {
     const sstVal = sst5('val')
     const crVal = customerReviews('val'); const mdVal = multiDomainReviews('val'); const alexaVal = amazonAlexa('val')
     const held = [val, sstVal, crVal, mdVal, alexaVal]
-    const tweets = withoutOverlap(semevalSentiment(), ...held)
-    const movies = withoutOverlap(sst5('train'), ...held)
-    const reviews = withoutOverlap(dedupe([...customerReviews('train'), ...amazonAlexa('train'), ...multiDomainReviews('train')]), ...held)
-    const nine = withoutOverlap(dedupe(liuNineProducts()), ...held)
-    const absa = withoutOverlap(dedupe([...absaSentences('Restaurants_Train_v2.xml'), ...absaSentences('Laptop_Train_v2.xml')]), ...held)
-    const mix = sentimentMix({ tweets, movies, reviews, extraReviews: dedupe([...nine, ...absa]), held: sstVal })
-    const train = mix.rows
+    // the training rows read sets fetched into training/data (training/DATA.md): they are built only when
+    // asked for, so that scoring the model (npm run eval, the calibration by input) needs the shared sets alone
+    let built: { mix: ReturnType<typeof sentimentMix>, tweets: number, movies: number, reviews: number, nine: number, absa: number } | undefined
+    const build = () => {
+      if (built !== undefined) return built
+      const tweets = withoutOverlap(semevalSentiment(), ...held)
+      const movies = withoutOverlap(sst5('train'), ...held)
+      const reviews = withoutOverlap(dedupe([...customerReviews('train'), ...amazonAlexa('train'), ...multiDomainReviews('train')]), ...held)
+      const nine = withoutOverlap(dedupe(liuNineProducts()), ...held)
+      const absa = withoutOverlap(dedupe([...absaSentences('Restaurants_Train_v2.xml'), ...absaSentences('Laptop_Train_v2.xml')]), ...held)
+      const mix = sentimentMix({ tweets, movies, reviews, extraReviews: dedupe([...nine, ...absa]), held: sstVal })
+      built = { mix, tweets: tweets.length, movies: movies.length, reviews: reviews.length, nine: nine.length, absa: absa.length }
+      return built
+    }
     const days = everyday().map((r) => ({ text: r.text, label: r.sentiment }))
     const binary = binaryAccuracy(0, 2)
     return {
-      train,
+      get train () { return build().mix.rows },
       domains: [{ domain: 'tweets', validation: 0 }, { domain: 'movies', validation: 1 }, { domain: 'reviews', validation: 3 }],
       validation: [
         { name: 'tweeteval-sentiment (SemEval tweets)', split: 'validation', rows: val, metric: { name: 'macro-averaged recall', score: (m) => macroRecall(m, [0, 1, 2]), baseline: 'target 0.66; fastText 0.629, SemEval-2017 best 0.681, RoBERTa 0.728; AFINN 0.575, VADER 0.559' } },
@@ -57,17 +64,20 @@ export const sentiment: OpSpec = {
         { name: 'Amazon Alexa reviews (1-2 vs 4-5 stars)', split: 'hash 1/5', rows: alexaVal.filter((r) => r.label !== 'neutral'), metric: { name: 'binary accuracy', score: binary, baseline: 'target 0.88' } },
         { name: 'everyday texts written by the project (eval/data/everyday.jsonl; never trained on)', split: 'all', rows: days, metric: { name: 'accuracy (3 classes)', score: (m) => m.reduce((a, r, i) => a + r[i]!, 0) / m.flat().reduce((a, b) => a + b, 0) }, calibration: false }
       ],
-      sources: [
-        { ...SEMEVAL, split: 'all files, minus texts in a validation set', rows: tweets.length },
-        { name: 'TweetEval sentiment', path: 'sentiment/tweeteval-sentiment', licence: 'research use (tweets under the Twitter/X terms)', split: 'validation only' },
-        { name: 'SST-5 (Socher et al. 2013) sentences in three grades', path: 'sentiment/sst5-sentences', licence: 'research use (Stanford Sentiment Treebank; reviews from rottentomatoes.com)', split: 'train (dev for validation)', rows: movies.length },
-        { name: 'Stanford Sentiment Treebank phrases of the train trees, in three grades', path: 'github:munikarmanish/RNTN trees/train.txt, its first 8,544 trees (training/DATA.md)', licence: 'research use (Stanford Sentiment Treebank)', split: 'train trees only; trees whose sentence is a dev sentence, and phrases of 4+ tokens found in a dev sentence, left out', rows: mix.phrases },
-        { name: 'Customer reviews (Hu & Liu 2004)', path: 'sentiment/customer-reviews-hu-liu', licence: 'research use', split: 'hash 4/5' },
-        { name: 'Amazon Alexa reviews', path: 'sentiment/amazon-alexa-reviews', licence: 'CC0 (Kaggle listing; not verified)', split: 'hash 4/5' },
-        { name: 'Multi-domain sentiment (Blitzer et al. 2007): books, dvd, electronics', path: 'sentiment/multi-domain-sentiment-blitzer2007', licence: 'research use', split: 'hash 4/5 (the kitchen domain is held out and never read)', rows: reviews.length },
-        { name: 'Nine-product review sentences (Ding, Liu & Yu 2008), polarity by the sign of their opinion strengths', path: 'github:tonylay7/product-reviews-NN product_reviews (training/DATA.md)', licence: 'research use (Bing Liu)', split: 'all', rows: nine.length },
-        { name: 'SemEval-2014 task 4 restaurant and laptop sentences, polarity of their aspects where they agree', path: 'target-sentiment/semeval2014-absa', licence: 'research use (SemEval-2014 task 4)', split: 'train files (never the test gold)', rows: absa.length }
-      ]
+      get sources () {
+        const b = build()
+        return [
+          { ...SEMEVAL, split: 'all files, minus texts in a validation set', rows: b.tweets },
+          { name: 'TweetEval sentiment', path: 'sentiment/tweeteval-sentiment', licence: 'research use (tweets under the Twitter/X terms)', split: 'validation only' },
+          { name: 'SST-5 (Socher et al. 2013) sentences in three grades', path: 'sentiment/sst5-sentences', licence: 'research use (Stanford Sentiment Treebank; reviews from rottentomatoes.com)', split: 'train (dev for validation)', rows: b.movies },
+          { name: 'Stanford Sentiment Treebank phrases of the train trees, in three grades', path: 'github:munikarmanish/RNTN trees/train.txt, its first 8,544 trees (training/DATA.md)', licence: 'research use (Stanford Sentiment Treebank)', split: 'train trees only; trees whose sentence is a dev sentence, and phrases of 4+ tokens found in a dev sentence, left out', rows: b.mix.phrases },
+          { name: 'Customer reviews (Hu & Liu 2004)', path: 'sentiment/customer-reviews-hu-liu', licence: 'research use', split: 'hash 4/5' },
+          { name: 'Amazon Alexa reviews', path: 'sentiment/amazon-alexa-reviews', licence: 'CC0 (Kaggle listing; not verified)', split: 'hash 4/5' },
+          { name: 'Multi-domain sentiment (Blitzer et al. 2007): books, dvd, electronics', path: 'sentiment/multi-domain-sentiment-blitzer2007', licence: 'research use', split: 'hash 4/5 (the kitchen domain is held out and never read)', rows: b.reviews },
+          { name: 'Nine-product review sentences (Ding, Liu & Yu 2008), polarity by the sign of their opinion strengths', path: 'github:tonylay7/product-reviews-NN product_reviews (training/DATA.md)', licence: 'research use (Bing Liu)', split: 'all', rows: b.nine },
+          { name: 'SemEval-2014 task 4 restaurant and laptop sentences, polarity of their aspects where they agree', path: 'target-sentiment/semeval2014-absa', licence: 'research use (SemEval-2014 task 4)', split: 'train files (never the test gold)', rows: b.absa }
+        ]
+      }
     }
   }
 }
