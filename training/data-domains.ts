@@ -215,3 +215,22 @@ export function dbpedia14 (part: Split): Labelled[] {
   })
   return hashSplit(rows, part)
 }
+
+/**
+ * SemEval-2014 ABSA train sentences (restaurants, laptops) with a sentence polarity: the one polarity
+ * their aspect terms and categories share once neutral ones are set aside (neutral when every one is
+ * neutral); sentences with a conflict, with both polarities or with no aspect are left out.
+ */
+export function absaSentences (file: 'Restaurants_Train_v2.xml' | 'Laptop_Train_v2.xml'): DomainLabelled[] {
+  const out: DomainLabelled[] = []
+  const domain = file.startsWith('Rest') ? 'restaurants' : 'laptops'
+  for (const s of readText(`target-sentiment/semeval2014-absa/${file}`).split('<sentence ').slice(1)) {
+    const text = /<text>([\s\S]*?)<\/text>/.exec(s)?.[1]
+    if (text === undefined) continue
+    const pols = new Set([...s.matchAll(/polarity="(\w+)"/g)].map((m) => m[1] as string))
+    if (pols.size === 0 || pols.has('conflict') || (pols.has('positive') && pols.has('negative'))) continue
+    const label = pols.has('positive') ? 'positive' : pols.has('negative') ? 'negative' : 'neutral'
+    out.push({ text: squash(text.replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>')), label, domain })
+  }
+  return out
+}

@@ -7,7 +7,8 @@
 import type { TF } from '../lib/tf.js'
 import { fileIO } from '../lib/tf-io.js'
 import { featurise, type FeatureConfig } from '../lib/text/features.js'
-import { vectorWords, type WordVectors } from '../lib/text/word-vectors.js'
+import type { WordVectors } from '../lib/text/word-vectors.js'
+import { inputDim, sentenceInput } from '../lib/text/sentence-input.js'
 
 /** label: the class (softmax), or with multiLabel, the one positive class (-1: none of them) */
 export interface Example { text: string, label: number, /** sample weight (domain balance), default 1 */ weight?: number }
@@ -49,8 +50,8 @@ export interface Featurised { ids: Int32Array, weights: Float32Array, vec?: Floa
 export function featuriseWith (text: string, cfg: FeatureConfig, vectors?: WordVectors): Featurised {
   const f: Featurised = featurise(text, cfg)
   if (vectors !== undefined) {
-    f.vec = new Float32Array(vectors.dim)
-    vectors.sentence(vectorWords(text, cfg.maxChars), f.vec)
+    f.vec = new Float32Array(inputDim(cfg, vectors))
+    sentenceInput(text, cfg, vectors, f.vec)
   }
   return f
 }
@@ -141,7 +142,7 @@ function bar (done: number, total: number): string {
 export function train (examples: Example[], cfg: FeatureConfig, opts: TrainOptions, validate: (w: Weights) => { name: string, value: number }, vectors?: WordVectors): Weights {
   const rand = rng(opts.seed)
   const { dim, classes } = opts
-  const vdim = vectors?.dim ?? 0
+  const vdim = vectors === undefined ? 0 : inputDim(cfg, vectors)
   const H = vdim > 0 ? (opts.hidden ?? 0) : 0
   const multi = opts.multiLabel === true
   const w: Weights = { E: new Float32Array(cfg.buckets * dim), W: new Float32Array(0), b: new Float32Array(classes), dim, classes, buckets: cfg.buckets, vdim, hidden: H, multiLabel: multi }

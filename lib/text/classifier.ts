@@ -7,7 +7,8 @@ import { join } from 'node:path'
 import type { LoadedModel, ModelLoader } from '../models.js'
 import { fileIO } from '../tf-io.js'
 import { featureIds, featuriseBatch, type FeatureConfig } from './features.js'
-import { loadSharedVectors, vectorWords, type WordVectors } from './word-vectors.js'
+import { loadSharedVectors, type WordVectors } from './word-vectors.js'
+import { inputDim, sentenceInput } from './sentence-input.js'
 import { adoptedArray, type SharedArray } from './shared-memory.js'
 import { halves, sharedEmbedding, withoutEmbeddingTable } from './shared-tables.js'
 import { inputCalibrationOf, inputShape, recalibrate } from './calibration.js'
@@ -45,7 +46,7 @@ export const loadTextClassifier: ModelLoader = async (dir, manifest, tf) => {
   const forward = bag ?? ((texts: string[]) => {
     const { ids, weights, width } = featuriseBatch(texts, cfg)
     const inputs = [tf.tensor2d(ids, [texts.length, width], 'int32'), tf.tensor2d(weights, [texts.length, width])]
-    if (vectors !== undefined) inputs.push(tf.tensor2d(sentenceVectors(texts, cfg, vectors), [texts.length, vectors.dim]))
+    if (vectors !== undefined) inputs.push(tf.tensor2d(sentenceVectors(texts, cfg, vectors), [texts.length, inputDim(cfg, vectors)]))
     return model.predict(inputs) as Tensor
   })
   const predict = async (texts: string[]): Promise<number[][]> => {
@@ -150,17 +151,18 @@ function embeddingBag (tf: TF, model: LayersModel, cfg: FeatureConfig, vectors?:
     }
     // the Dot layer's output is [texts, dim, 1]; a Flatten after it would only drop the last axis
     const values = new Map<object, Tensor>([[average, flat ? tf.tensor2d(sums, [n, dim]) : tf.tensor3d(sums, [n, dim, 1])]])
-    if (vectorsInput !== undefined && vectors !== undefined) values.set(vectorsInput, tf.tensor2d(sentenceVectors(texts, cfg, vectors), [n, vectors.dim]))
+    if (vectorsInput !== undefined && vectors !== undefined) values.set(vectorsInput, tf.tensor2d(sentenceVectors(texts, cfg, vectors), [n, inputDim(cfg, vectors)]))
     for (const [layer, run] of steps) values.set(layer, run(layer.inboundNodes[0]!.inboundLayers.map((l) => values.get(l) as Tensor)))
     return values.get(output) as Tensor
   }
 }
 
-/** Each text's SIF-weighted, L2-normalised word-vector mean, as training computed it (training/fasttext.ts featuriseWith). */
+/** Each text's word-vector input (the SIF-weighted, L2-normalised mean; lib/text/sentence-input.ts), as training computed it (training/fasttext.ts featuriseWith). */
 function sentenceVectors (texts: string[], cfg: FeatureConfig, vectors: WordVectors): Float32Array {
-  const out = new Float32Array(texts.length * vectors.dim)
-  const one = new Float32Array(vectors.dim)
-  texts.forEach((t, i) => { vectors.sentence(vectorWords(t, cfg.maxChars), one); out.set(one, i * vectors.dim) })
+  const dim = inputDim(cfg, vectors)
+  const out = new Float32Array(texts.length * dim)
+  const one = new Float32Array(dim)
+  texts.forEach((t, i) => { sentenceInput(t, cfg, vectors, one); out.set(one, i * dim) })
   return out
 }
 

@@ -1,6 +1,7 @@
 // Text to hashed feature ids, shared by training and serving so that both see the same features:
 // word unigrams and bigrams and character n-grams of words, hashed into a fixed number of buckets
 // (id 0 is padding). Tweets are normalised first: addresses, user names and digits.
+import { negationScope } from './negation.js'
 
 export interface FeatureConfig {
   buckets: number
@@ -13,6 +14,10 @@ export interface FeatureConfig {
   maxChars: number
   /** the shared word-vector table the model also reads (a folder below model-store, e.g. word-vectors/1); none when absent */
   vectors?: string
+  /** also a feature for each word under negation (lib/text/negation.ts); none when absent */
+  negation?: boolean
+  /** the word-vector input has the mean of the words under negation after the mean of all (lib/text/sentence-input.ts) */
+  negatedVectors?: boolean
 }
 
 const URL_RE = /https?:\/\/\S+|www\.\S+/gi
@@ -43,6 +48,7 @@ const finish = (h: number, buckets: number) => 1 + ((h >>> 0) % (buckets - 1))
 const W = fnv(OFFSET, 'w ', 0, 2)
 const B = fnv(OFFSET, 'b ', 0, 2)
 const C = fnv(OFFSET, 'c ', 0, 2)
+const N = fnv(OFFSET, 'n ', 0, 2)
 
 /**
  * Writes the text's feature ids into `out` from index 0, at most cfg.maxFeatures of them (`out` must
@@ -53,9 +59,11 @@ export function featureIds (text: string, cfg: FeatureConfig, out: Int32Array): 
   const max = cfg.maxFeatures
   let n = 0
   const [lo, hi] = cfg.charNgrams.length === 2 ? cfg.charNgrams as [number, number] : [0, -1]
+  const negated = cfg.negation === true ? negationScope(toks) : undefined
   for (let i = 0; i < toks.length && n < max; i++) {
     const t = toks[i] as string
     out[n++] = finish(fnv(W, t, 0, t.length), cfg.buckets)
+    if (negated?.[i] === 1 && n < max) out[n++] = finish(fnv(N, t, 0, t.length), cfg.buckets)
     if (cfg.wordBigrams && i + 1 < toks.length && n < max) {
       const next = toks[i + 1] as string
       out[n++] = finish(fnv(Math.imul(fnv(B, t, 0, t.length) ^ 32, 16777619), next, 0, next.length), cfg.buckets)

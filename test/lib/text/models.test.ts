@@ -81,9 +81,10 @@ t.test('text classifiers: the served embedding bag equals the saved graph run by
     const { ids, weights, width } = featuriseBatch(texts, cfg)
     const inputs = [tf.tensor2d(ids, [texts.length, width], 'int32'), tf.tensor2d(weights, [texts.length, width])]
     if (cfg.vectors !== undefined) {
-      // the third input: each text's word-vector mean, as training computed it
+      // the third input: each text's word-vector mean (and, with negatedVectors, that of its negated words), as training computed it
       const wv = await loadWordVectors(join(STORE, cfg.vectors))
-      inputs.push(tf.tensor2d(texts.map((x) => Array.from(featuriseWith(x, cfg, wv).vec!)), [texts.length, wv.dim]))
+      const vecs = texts.map((x) => Array.from(featuriseWith(x, cfg, wv).vec!))
+      inputs.push(tf.tensor2d(vecs, [texts.length, vecs[0]!.length]))
     }
     const direct = await (model.predict(inputs) as Tensor).array() as number[][]
     t.ok(calls > 0, 'model.predict is counted')
