@@ -33,9 +33,15 @@ export function semevalSentiment (): Labelled[] {
 /** TweetEval style: <split>_text.txt, <split>_labels.txt, mapping.txt (id TAB name) */
 export function tweeteval (dir: string, split: string): Labelled[] {
   const names = new Map(lines(`${dir}/mapping.txt`).map((l) => l.split('\t') as [string, string]))
-  const texts = lines(`${dir}/${split}_text.txt`)
-  const labels = lines(`${dir}/${split}_labels.txt`)
-  return texts.map((text, i) => ({ text, label: names.get((labels[i] as string).trim()) ?? (labels[i] as string).trim() }))
+  // line i of the labels is the label of line i of the texts, so the files are read whole: an empty
+  // text line (HatEval has 8) is dropped with its label, not skipped (which shifted every later label)
+  const whole = (path: string) => readFileSync(need(path), 'utf8').split(/\r?\n/)
+  const texts = whole(`${dir}/${split}_text.txt`)
+  const labels = whole(`${dir}/${split}_labels.txt`)
+  if (texts.at(-1) === '') texts.pop()
+  if (labels.at(-1) === '') labels.pop()
+  if (texts.length !== labels.length) throw new Error(`${dir}/${split}: ${texts.length} texts, ${labels.length} labels`)
+  return texts.flatMap((text, i) => text.trim() === '' ? [] : [{ text, label: names.get((labels[i] as string).trim()) ?? (labels[i] as string).trim() }])
 }
 
 /** Compares texts without user names, addresses, case, spacing or punctuation (TweetEval rewrites @names). */
