@@ -20,6 +20,7 @@ type Sharer = (dir: string) => Promise<Record<string, SharedArray>>
  * loaders stay on the main thread: they are front ends to their own worker pool. */
 const builtin: Record<string, LoaderRef & { mainThread?: true, share?: string }> = {
   'text-classifier': { module: './text/classifier.js', export: 'loadTextClassifier', share: 'shareClassifier' },
+  'text-cnn': { module: './text/cnn-classifier.js', export: 'loadCnnClassifier', share: 'shareCnnClassifier' },
   'human-face': { module: './image/human.js', export: 'loadHumanFace', mainThread: true },
   'human-object': { module: './image/human.js', export: 'loadHumanObject', mainThread: true },
   'nsfw-classifier': { module: './image/human.js', export: 'loadNsfw', mainThread: true },

@@ -21,7 +21,10 @@ t.test('the trained model on unmistakable examples', { skip }, async (t) => {
   const cases: Array<[string, string]> = [
     ['@user you are a fucking idiot and a disgusting piece of shit', 'Abusive'],
     ['Thank you so much for the lovely flowers, see you on Sunday!', 'Non Abusive'],
-    ['The meeting has been moved to Thursday at 10am in room 4.', 'Non Abusive']
+    ['The meeting has been moved to Thursday at 10am in room 4.', 'Non Abusive'],
+    // issue 22's own examples: heated but not abusive text is not abuse, an insult aimed at a person is
+    ['this update is garbage', 'Non Abusive'],
+    ['@user you are an idiot', 'Abusive']
   ]
   const res = (await app.inject({ method: 'POST', url: '/v4/abuse_batch', payload: { api_key: KEY, text: cases.map((c) => c[0]) } })).json() as { abuse: Array<{ sentence_type: string }> }
   cases.forEach(([text, want], i) => t.equal(res.abuse[i]!.sentence_type, want, text))

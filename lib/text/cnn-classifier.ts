@@ -1,0 +1,280 @@
+// The serving side of the word-order text classifiers (manifest kind text-cnn), a forward pass in
+// plain TypeScript over the weights it loads (no TensorFlow.js: every step is a small loop):
+//   a hashed n-gram embedding bag (lib/text/features.ts; the mean of its float16 rows), as the
+//   text-classifier models have, and beside it
+//   a 1-D convolution over the text's tokens (lib/text/cnn-tokens.ts): each token is its row of the
+//   shared word-vector table (frozen, times `vectorScale`) or a float16 row learned for the tokens
+//   the table lacks; optionally projected to fewer dimensions by a linear map (each row's projection
+//   is computed once per thread, when a text first uses it); one filter bank per width, ReLU, the
+//   maximum over positions;
+//   their concatenation into one logit per label and a softmax.
+// The convolution is computed per token first: every token's vector times one [dim x (filters x sum
+// of widths)] matrix gives what it adds to each window it is in, and a window's value is the sum of
+// its tokens' parts. A text is scored alone (a batch is a loop), so a text alone equals itself in a
+// batch exactly. training/abuse_encoder.py trains these models; test/lib/text/cnn-classifier.test.ts
+// checks this pass against the trainer's own outputs, saved with the model (reference.json).
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { LoadedModel, ModelLoader } from '../models.js'
+import { featureIds, type FeatureConfig } from './features.js'
+import { sequenceIds, type SequenceConfig } from './cnn-tokens.js'
+import { loadSharedVectors, type WordVectors } from './word-vectors.js'
+import { readFileShared, shared, type SharedArray } from './shared-memory.js'
+import { halves } from './shared-tables.js'
+
+export interface CnnTensor { name: string, shape: number[], dtype: 'float16' | 'float32' }
+/** weights.json: the model's configuration and the tensors of weights.bin, in file order */
+export interface CnnConfig {
+  /** the hashed n-gram bag's features (absent: no bag) */
+  bag?: FeatureConfig
+  sequence: SequenceConfig
+  /** the shared word-vector table (a folder below model-store, e.g. word-vectors/1) */
+  vectors: string
+  /** the table's vectors are multiplied by this */
+  vectorScale: number
+  /** filters per width */
+  filters: number
+  widths: number[]
+  /** bag (float16, [buckets, dim]), oov (float16, [oovBuckets, vector dim]), optionally proj.kernel ([proj, vector dim]), conv<k>.kernel ([filters, proj or vector dim, k]), conv<k>.bias, out.kernel ([labels, width]), out.bias */
+  tensors: CnnTensor[]
+}
+
+const BYTES = { float16: 2, float32: 4 }
+const YIELD_TEXTS = 64
+/** the convolution's per-token parts of this many most frequent words (and of the learned rows) are kept once computed: at most 4 x (this + oovBuckets) x filters x (sum of widths) bytes */
+const CACHED_WORDS = 10_000
+
+/** weights.bin, read once per process for every text worker (lib/text/shared-memory.ts). */
+export async function shareCnnClassifier (dir: string): Promise<Record<string, SharedArray>> {
+  return { weights: await readFileShared(join(dir, 'weights.bin')) }
+}
+
+/** The tensors of weights.bin by name: float16 ones as their bits (views of `bytes`), float32 ones decoded. */
+export function cnnTensors (cfg: CnnConfig, bytes: Uint8Array): Map<string, { shape: number[], values: Uint16Array | Float32Array }> {
+  const out = new Map<string, { shape: number[], values: Uint16Array | Float32Array }>()
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  let at = 0
+  for (const t of cfg.tensors) {
+    const n = t.shape.reduce((a, b) => a * b, 1)
+    const size = n * BYTES[t.dtype]
+    if (at + size > bytes.byteLength) throw new Error(`weights.bin ends inside ${t.name}`)
+    if (t.dtype === 'float16') {
+      if ((bytes.byteOffset + at) % 2 !== 0) throw new Error(`${t.name} is not 2-byte aligned`)
+      out.set(t.name, { shape: t.shape, values: new Uint16Array(bytes.buffer, bytes.byteOffset + at, n) })
+    } else {
+      const values = new Float32Array(n)
+      for (let i = 0; i < n; i++) values[i] = view.getFloat32(at + 4 * i, true)
+      out.set(t.name, { shape: t.shape, values })
+    }
+    at += size
+  }
+  if (at !== bytes.byteLength) throw new Error(`weights.bin has ${bytes.byteLength} bytes, weights.json names ${at}`)
+  return out
+}
+
+/** A text's label logits: the model's forward pass (the loader's predict applies the softmax). */
+export type CnnForward = (text: string) => Float64Array
+type Tensors = ReturnType<typeof cnnTensors>
+type Getter = (name: string, dtype: 'float16' | 'float32') => { shape: number[], values: Uint16Array | Float32Array }
+/** writes a part of the features of `text` into h from `at` */
+type Part = (text: string, h: Float64Array, at: number) => void
+
+/** The forward pass of a text-cnn model from its configuration, tensors and the word-vector table. */
+export function cnnForward (cfg: CnnConfig, tensors: Tensors, vectors: WordVectors): CnnForward {
+  const get: Getter = (name, dtype) => {
+    const t = tensors.get(name)
+    if (t === undefined || (dtype === 'float16') !== (t.values instanceof Uint16Array)) throw new Error(`weights: no ${dtype} tensor ${name}`)
+    return t
+  }
+  const bag = cfg.bag === undefined ? null : bagPart(cfg.bag, get)
+  const conv = cfg.widths.length === 0 ? null : convPart(cfg, get, vectors)
+  const dim = bag?.width ?? 0
+  const width = dim + (conv?.width ?? 0)
+  const outK = get('out.kernel', 'float32')
+  const outB = get('out.bias', 'float32').values
+  const labels = outK.shape[0] as number
+  if (outK.shape[1] !== width || outB.length !== labels) throw new Error(`out.kernel is ${outK.shape.join(' x ')}, the features are ${width} wide`)
+  const h = new Float64Array(width)
+  return (text) => {
+    bag?.run(text, h, 0)
+    conv?.run(text, h, dim)
+    const z = new Float64Array(labels)
+    for (let c = 0; c < labels; c++) {
+      let s = outB[c] as number
+      for (let d = 0, at = c * width; d < width; d++, at++) s += (h[d] as number) * (outK.values[at] as number)
+      z[c] = s
+    }
+    return z
+  }
+}
+
+/** the mean of the float16 rows of the text's hashed n-grams (zeros for a text without any) */
+function bagPart (features: FeatureConfig, get: Getter): { width: number, run: Part } {
+  const lut = halves()
+  const bag = get('bag', 'float16')
+  const table = bag.values as Uint16Array
+  const dim = bag.shape[1] as number
+  if (bag.shape[0] !== features.buckets) throw new Error(`the bag has ${bag.shape[0]} rows for ${features.buckets} buckets`)
+  const ids = new Int32Array(Math.max(1, features.maxFeatures))
+  return {
+    width: dim,
+    run: (text, h, at) => {
+      h.fill(0, at, at + dim)
+      const n = featureIds(text, features, ids)
+      for (let k = 0; k < n; k++) {
+        const row = (ids[k] as number) * dim
+        for (let d = 0; d < dim; d++) h[at + d] = (h[at + d] as number) + (lut[table[row + d] as number] as number)
+      }
+      // every feature weighs 1/n, as the trainer's EmbeddingBag was given
+      if (n > 0) { const w = Math.fround(1 / n); for (let d = 0; d < dim; d++) h[at + d] = (h[at + d] as number) * w }
+    }
+  }
+}
+
+/** the convolution over the text's tokens: per width, each filter's largest ReLU output over the windows */
+function convPart (cfg: CnnConfig, get: Getter, vectors: WordVectors): { width: number, run: Part } {
+  const { filters: F, widths, sequence: seq } = cfg
+  const input = tokenInput(cfg, get, vectors)
+  const R = input.width
+  // M[c][r]: row c = (width w, offset j, filter f), what a token at offset j of a window adds to filter f
+  const offsets: number[] = []
+  let C = 0
+  for (const k of widths) { offsets.push(C); C += k * F }
+  const M = new Float32Array(R * C)
+  const bias = new Float32Array(widths.length * F)
+  widths.forEach((k, w) => {
+    const kernel = get(`conv${k}.kernel`, 'float32')
+    if (kernel.shape.join() !== [F, R, k].join()) throw new Error(`conv${k}.kernel is ${kernel.shape.join(' x ')}, not ${F} x ${R} x ${k}`)
+    const b = get(`conv${k}.bias`, 'float32').values
+    for (let f = 0; f < F; f++) {
+      bias[w * F + f] = b[f] as number
+      for (let r = 0; r < R; r++) for (let j = 0; j < k; j++) M[((offsets[w] as number) + j * F + f) * R + r] = kernel.values[(f * R + r) * k + j] as number
+    }
+  })
+  // the parts of the most frequent words (the table's first rows) and of the learned rows (tokens the
+  // table lacks: punctuation, user names, 'a'...), each computed when a text first uses it: most
+  // tokens of a text are among them, and the pages of rows never used stay unallocated. After them,
+  // room for the parts of a text's other tokens, computed for each text.
+  const common = Math.min(CACHED_WORDS, vectors.size)
+  const slots = common + seq.oovBuckets
+  const maxTokens = Math.max(1, seq.maxTokens)
+  const parts = new Float32Array((slots + maxTokens) * C)
+  const cached = new Uint8Array(slots)
+  // buffers reused by every text (a forward pass is synchronous): token ids, where each token's parts start
+  const tokens = new Int32Array(maxTokens)
+  const from = new Int32Array(maxTokens)
+  const z = new Float64Array(F)
+  const partsOf = (id: number, base: number) => {
+    const u = input.of(id)
+    for (let c = 0, m = 0; c < C; c++) {
+      let s = 0
+      for (let r = 0; r < R; r++, m++) s += (u[r] as number) * (M[m] as number)
+      parts[base + c] = s
+    }
+  }
+  return {
+    width: widths.length * F,
+    run: (text, h, at) => {
+      const n = sequenceIds(text, seq, vectors.row, vectors.size, tokens)
+      for (let t = 0; t < n; t++) {
+        const id = tokens[t] as number
+        const slot = id < common ? id : id >= vectors.size ? common + id - vectors.size : -1
+        if (slot < 0) { from[t] = (slots + t) * C; partsOf(id, from[t] as number); continue }
+        if (cached[slot] === 0) { partsOf(id, slot * C); cached[slot] = 1 }
+        from[t] = slot * C
+      }
+      for (let w = 0; w < widths.length; w++) {
+        const k = widths[w] as number
+        const out = at + w * F
+        // the maximum of ReLU outputs: 0 when every window is negative
+        for (let f = 0; f < F; f++) h[out + f] = 0
+        // windows t = 0 .. max(n - k, 0); tokens past the text's end are zero vectors
+        const windows = Math.max(n - k, 0) + 1
+        for (let t = 0; t < windows; t++) {
+          for (let f = 0; f < F; f++) z[f] = bias[w * F + f] as number
+          const last = Math.min(k, n - t)
+          for (let j = 0; j < last; j++) {
+            const base = (from[t + j] as number) + (offsets[w] as number) + j * F
+            for (let f = 0; f < F; f++) z[f] = (z[f] as number) + (parts[base + f] as number)
+          }
+          for (let f = 0; f < F; f++) if ((z[f] as number) > (h[out + f] as number)) h[out + f] = z[f] as number
+        }
+      }
+    }
+  }
+}
+
+/** what the convolution reads for a token id: its word vector (times vectorScale) or learned row, projected when the model has proj.kernel */
+function tokenInput (cfg: CnnConfig, get: Getter, vectors: WordVectors): { width: number, of: (id: number) => Float64Array } {
+  const lut = halves()
+  const D = vectors.dim
+  const oov = get('oov', 'float16')
+  const table = oov.values as Uint16Array
+  if (oov.shape[0] !== cfg.sequence.oovBuckets || oov.shape[1] !== D) throw new Error(`the oov table is ${oov.shape.join(' x ')}, not ${cfg.sequence.oovBuckets} x ${D}`)
+  const x = new Float64Array(D)
+  const vectorOf = (id: number) => {
+    x.fill(0)
+    if (id < vectors.size) vectors.addRow(id, cfg.vectorScale, x)
+    else for (let d = 0, at = (id - vectors.size) * D; d < D; d++, at++) x[d] = lut[table[at] as number] as number
+    return x
+  }
+  const proj = cfg.tensors.some((t) => t.name === 'proj.kernel') ? get('proj.kernel', 'float32') : undefined
+  if (proj === undefined) return { width: D, of: vectorOf }
+  if (proj.shape[1] !== D) throw new Error(`proj.kernel is ${proj.shape.join(' x ')}, the vectors have ${D} dimensions`)
+  const R = proj.shape[0] as number
+  const P = proj.values
+  // each row's projection, made when a text first uses it: the pages of rows never used stay unallocated
+  const rows = vectors.size + cfg.sequence.oovBuckets
+  const projected = new Float32Array(rows * R)
+  const done = new Uint8Array(rows)
+  const u = new Float64Array(R)
+  return {
+    width: R,
+    of: (id) => {
+      const at = id * R
+      if (done[id] === 0) {
+        vectorOf(id)
+        for (let r = 0, m = 0; r < R; r++) {
+          let s = 0
+          for (let d = 0; d < D; d++, m++) s += (x[d] as number) * (P[m] as number)
+          projected[at + r] = s
+        }
+        done[id] = 1
+      }
+      for (let r = 0; r < R; r++) u[r] = projected[at + r] as number
+      return u
+    }
+  }
+}
+
+/** softmax of a text's logits */
+export function softmax (z: Float64Array): number[] {
+  let max = -Infinity
+  for (const v of z) if (v > max) max = v
+  const e = Array.from(z, (v) => Math.exp(v - max))
+  const sum = e.reduce((a, b) => a + b, 0)
+  return e.map((v) => v / sum)
+}
+
+export const loadCnnClassifier: ModelLoader = async (dir, manifest) => {
+  const cfg = JSON.parse(await readFile(join(dir, 'weights.json'), 'utf8')) as CnnConfig
+  const bytes = await shared(dir, 'weights', Uint8Array, async () => new Uint8Array(await readFile(join(dir, 'weights.bin'))))
+  const vectors = await loadSharedVectors(dir, cfg.vectors)
+  const forward = cnnForward(cfg, cnnTensors(cfg, bytes), vectors)
+  const labels = cfg.tensors.find((t) => t.name === 'out.kernel')?.shape[0]
+  if (labels !== manifest.labels.length) throw new Error(`${dir}: ${labels} outputs for ${manifest.labels.length} labels`)
+  const loaded: LoadedModel<string, number[]> = {
+    manifest,
+    predict: async (texts) => {
+      const out: number[][] = []
+      for (let i = 0; i < texts.length; i++) {
+        // a large batch hands the event loop back now and then (some 10-30 ms of work each time)
+        if (i > 0 && i % YIELD_TEXTS === 0) await new Promise<void>((resolve) => setImmediate(resolve))
+        out.push(softmax(forward(texts[i] as string)))
+      }
+      return out
+    },
+    dispose: () => {}
+  }
+  return loaded
+}
