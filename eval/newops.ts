@@ -26,13 +26,17 @@ async function classifier (info: ModelInfo, tf: TF, spec: Pick<TextModelSpec, 'v
   const rows: EvalRow[] = []
   const name = `${info.name} v${info.version}`
   const halves: CalibrationHalf[] = []
+  const reported = new Set<string>()
   for (const v of spec.validation) {
     const texts = v.rows.map((r) => r.text)
     const probs = await model.predict(texts) as number[][]
     const gold = v.rows.map((r) => index.get(r.label) as number)
     const m = confusion(gold, probs.map(argmax), info.manifest.labels.length)
     rows.push({ model: name, dataset: `${v.name} (${v.split}, ${v.rows.length})`, metric: v.metric.name, value: v.metric.score(m), ...(v.metric.baseline ? { baseline: v.metric.baseline } : {}) })
-    // these models fit no calibration on validation rows; the same half as the others' is reported
+    // the half of the rows not used to fit a temperature (the same half as the other models'), once a
+    // set (a set scored by two metrics is listed twice)
+    if (reported.has(v.name)) continue
+    reported.add(v.name)
     const half = heldHalf(v.name, texts, probs, gold)
     if (half.probs.length >= 50) { rows.push(calibrationRow(name, v.name, half)); halves.push(half) }
   }

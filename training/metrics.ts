@@ -81,14 +81,15 @@ export function fitsTemperature (text: string): boolean {
  * over-weighted, so its scores come out too high). Both are fitted together by Adam on the
  * weighted negative log-likelihood of held rows, from T = 1 and d = 0.
  */
-export function fitCalibration (logits: number[][], gold: number[], multiLabel: boolean, weights?: number[]): { temperature: number, bias: number[] } {
+export function fitCalibration (logits: number[][], gold: number[], multiLabel: boolean, weights?: number[], labelBias = true): { temperature: number, bias: number[] } {
   const classes = logits[0]?.length ?? 0
   const w = weights ?? logits.map(() => 1)
   const total = w.reduce((a, b) => a + b, 0)
-  // a label with fewer than 20 held rows keeps a bias of 0 (it would only be pushed down)
+  // a label with fewer than 20 held rows keeps a bias of 0 (it would only be pushed down); with
+  // labelBias false every bias stays 0 (a temperature alone never changes the top label)
   const count = new Array<number>(classes).fill(0)
   for (const g of gold) if (g >= 0) count[g]!++
-  const seen = count.map((n) => n >= 20)
+  const seen = count.map((n) => labelBias && n >= 20)
   // parameters: a = 1 / T, then one bias per label
   const theta = [1, ...new Array<number>(classes).fill(0)]
   const m = theta.map(() => 0); const v = theta.map(() => 0)

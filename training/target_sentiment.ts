@@ -12,6 +12,7 @@ import { isHeldOut, lines, need, type Labelled } from './data.js'
 import { predictAll, train, type Weights } from './fasttext.js'
 import { accuracy, argmax, confusion, macroF1 } from './metrics.js'
 import { saveClassifier } from './save-classifier.js'
+import { fitTemperatureOn } from './temperature.js'
 import type { TextModelSpec, TextValidation } from './text-model.js'
 
 const env = process.env
@@ -81,7 +82,12 @@ if (import.meta.filename === process.argv[1] || (process.argv[1]?.endsWith('trai
   const examples = (rows: Labelled[]) => rows.map((r) => ({ text: r.text, label: id(r.label) }))
   const predictWith = (w: Weights) => (texts: string[]) => predictAll(w, texts, cfg, vectors)
   const primary = spec.validation[0]!
-  const weights = train(examples(spec.rows), cfg, opts, (w) => ({ name: primary.metric.name, value: scoreOn(primary, predictWith(w)) }), vectors)
+  const raw = train(examples(spec.rows), cfg, opts, (w) => ({ name: primary.metric.name, value: scoreOn(primary, predictWith(w)) }), vectors)
+  // temperature and a bias per label on the calibration half of each domain's validation terms (each
+  // set once: the list names each twice, for two metrics)
+  const sets = [...new Map(spec.validation.map((v) => [v.name, v])).values()].map((v) => examples(v.rows))
+  const { weights, temperature, bias, rows: calibrationRows } = fitTemperatureOn(raw, sets, cfg, false, vectors)
+  process.stderr.write(`  temperature ${temperature.toFixed(3)}, label biases ${bias.join(' ')} (fitted on ${calibrationRows} validation rows); before it: ${spec.validation.map((v) => `${v.name} ${v.metric.name} ${scoreOn(v, predictWith(raw)).toFixed(4)}`).join(', ')}\n`)
   const metrics: Array<{ dataset: string, split: string, metric: string, value: number, baseline?: string }> = spec.validation.map((v) => ({ dataset: v.name, split: v.split, metric: v.metric.name, value: Number(scoreOn(v, predictWith(weights)).toFixed(4)), ...(v.metric.baseline === undefined ? {} : { baseline: v.metric.baseline }) }))
   // leave one domain out: trained on the other domain's terms (and the review sentences) alone
   if (env.TRAIN_LODO !== '0') {
@@ -95,8 +101,8 @@ if (import.meta.filename === process.argv[1] || (process.argv[1]?.endsWith('trai
   if (env.TRAIN_DRY !== '1') {
     const dir = env.TRAIN_OUT ?? join(import.meta.dirname, '..', 'model-store', spec.op, '1')
     const t = spec.train
-    const architecture = `fastText-style embedding bag (dim ${t.dim}, ${cfg.buckets} hashed buckets of word unigrams, bigrams; embedding table stored as float16) and the SIF-weighted mean of the shared word vectors (${VECTORS}, ${vectors.dim} dimensions, frozen) of the same input through ${t.hidden} ReLU units, into a softmax; ${t.epochs} epochs of SGD from lr ${t.lr}; ${spec.rows.length} training rows.`
-    await saveClassifier(dir, weights, cfg, { op: spec.op, description: spec.description, labels: spec.labels, seed: t.seed, sources: spec.sources, notes: `${architecture} ${NOTES}`, metrics })
+    const architecture = `fastText-style embedding bag (dim ${t.dim}, ${cfg.buckets} hashed buckets of word unigrams, bigrams; embedding table stored as float16) and the SIF-weighted mean of the shared word vectors (${VECTORS}, ${vectors.dim} dimensions, frozen) of the same input through ${t.hidden} ReLU units, into a softmax; ${t.epochs} epochs of SGD from lr ${t.lr}; ${spec.rows.length} training rows; logits divided by a temperature of ${temperature.toFixed(3)} plus a bias per label, fitted on half of each domain's validation terms.`
+    await saveClassifier(dir, weights, cfg, { op: spec.op, description: spec.description, labels: spec.labels, seed: t.seed, sources: spec.sources, notes: `${architecture} ${NOTES}`, calibration: { method: 'temperature scaling with a bias per label', temperature: Number(temperature.toFixed(4)), bias }, metrics })
     process.stderr.write(`wrote ${dir}\n`)
   }
 }

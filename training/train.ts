@@ -8,8 +8,9 @@
 import { join } from 'node:path'
 import type { FeatureConfig } from '../lib/text/features.js'
 import { loadWordVectors, type WordVectors } from '../lib/text/word-vectors.js'
-import { logitsAll, predictAll, train, withTemperature, type Example, type Weights } from './fasttext.js'
-import { argmax, confusion, ece, fitCalibration, fitsTemperature } from './metrics.js'
+import { predictAll, train, type Example, type Weights } from './fasttext.js'
+import { argmax, confusion, ece, fitsTemperature } from './metrics.js'
+import { fitTemperatureOn } from './temperature.js'
 import { OPS, type OpSpec, type Row, type Validation } from './ops.js'
 import { saveClassifier } from './save-classifier.js'
 import { calibrate } from './calibrate.js'
@@ -83,14 +84,8 @@ const calibrates = fitsTemperature
 
 const raw: Weights = train(trainSet, cfg, { ...spec.train, classes }, (w) => score((texts) => predictAll(w, texts, cfg, vectors)), vectors)
 // each validation set counts alike in the fit, whatever its size (one temperature for every domain)
-const sets = data.validation.filter((v) => v.calibration !== false).map((v) => v.rows.filter((r) => calibrates(r.text) && (multi || labelOf(r.label) >= 0)))
-const cal = sets.flat()
-const weightOf = sets.flatMap((rows) => rows.map(() => cal.length / (sets.length * rows.length)))
-const fitted = fitCalibration(logitsAll(raw, cal.map((r) => r.text), cfg, vectors), goldOf(cal), multi, weightOf)
-const temperature = fitted.temperature
-const bias = fitted.bias.map((b) => Number(b.toFixed(4)))
-const weights = withTemperature(raw, temperature, bias)
-process.stderr.write(`  temperature ${temperature.toFixed(3)}, label biases ${bias.join(' ')} (fitted on ${cal.length} validation rows)\n`)
+const { weights, temperature, bias, rows: calibrationRows } = fitTemperatureOn(raw, data.validation.filter((v) => v.calibration !== false).map((v) => v.rows.map((r) => ({ text: r.text, label: labelOf(r.label) }))), cfg, multi, vectors)
+process.stderr.write(`  temperature ${temperature.toFixed(3)}, label biases ${bias.join(' ')} (fitted on ${calibrationRows} validation rows)\n`)
 const predict: Predict = (texts) => predictAll(weights, texts, cfg, vectors)
 const architecture = `fastText-style embedding bag (dim ${spec.train.dim}, ${features}${(spec.train.hidden ?? 0) > 0 && useVectors ? `; the word-vector mean through ${spec.train.hidden} ReLU units` : ''}) into ${multi ? 'one sigmoid per label (independent scores)' : 'a softmax'}, ${spec.train.epochs} epochs of SGD from lr ${spec.train.lr}${spec.train.balance ? ', class-balanced loss' : ''}; ${trainSet.length} training rows; logits divided by a temperature of ${temperature.toFixed(3)} plus a bias per label, fitted on half of the validation rows.`
 
