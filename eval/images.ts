@@ -1,15 +1,104 @@
 // Image model evaluation on ../shared/datasets/images: FER-2013 sample accuracy (overall and per
-// class) for facial_emotion, COCO image-level recall@5 / precision@5 for object_recognizer, and
-// milliseconds per image. Runs the same worker pipeline the service uses (decode + model).
+// class) for facial_emotion, then on the project's own labelled faces (eval/data/faces-own.csv) and on
+// both together; COCO image-level recall@5 / precision@5 for object_recognizer, and milliseconds per
+// image. Runs the same worker pipeline the service uses (decode + model).
 // Run alone: node --import tsx eval/images.ts   (also called by npm run eval)
 import { readFileSync, readdirSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { ImagePool } from '../lib/image/pool.js'
-import type { FaceResult, ObjectResult } from '../lib/image/types.js'
+import type { Box, FaceResult, ObjectResult } from '../lib/image/types.js'
 
 export interface EvalRow { model: string, dataset: string, metric: string, value: number, baseline?: string }
 
 const DATA = join(import.meta.dirname, '..', '..', 'shared', 'datasets', 'images')
+const OWN_CSV = join(import.meta.dirname, 'data', 'faces-own.csv')
+const OWN_FETCHED = join(import.meta.dirname, '..', 'training', 'data', 'faces-own')
+
+/** one face of eval/data/faces-own.csv: where its image is, the face's box (none: the image is one face crop), its label */
+export interface OwnFace { source: string, path: string, box?: Box, label: string }
+
+export function readOwnFaces (text: string): OwnFace[] {
+  const [head, ...lines] = text.trim().split(/\r?\n/)
+  const col = (head as string).split(',')
+  return lines.map((l) => {
+    const v = Object.fromEntries(l.split(',').map((x, i) => [col[i], x])) as Record<string, string>
+    const b = (v.box ?? '').trim().split(/\s+/).filter((x) => x !== '').map(Number)
+    const face: OwnFace = { source: v.source as string, path: v.path as string, label: v.label as string }
+    if (b.length === 4) face.box = { x: b[0]!, y: b[1]!, width: b[2]!, height: b[3]! }
+    return face
+  })
+}
+
+/** file of a face's image: github:owner/name -> training/data/faces-own/owner+name/path (fetched, not in git); shared:set -> ../shared */
+export function ownFaceFile (f: OwnFace, fetched = OWN_FETCHED, shared = DATA): string {
+  if (f.source.startsWith('github:')) return join(fetched, f.source.slice(7).replace('/', '+'), f.path)
+  if (f.source.startsWith('shared:')) return join(shared, f.source.slice(7), f.path)
+  throw new Error(`faces-own.csv: unknown source ${f.source}`)
+}
+
+export function iou (a: Box, b: Box): number {
+  const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x)
+  const h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y)
+  const inter = w > 0 && h > 0 ? w * h : 0
+  return inter === 0 ? 0 : inter / (a.width * a.height + b.width * b.height - inter)
+}
+
+/** the answer's emotion for a labelled face: the found face overlapping its box best (IoU >= 0.3),
+ * or for a face crop without a box the answer's top-level emotion (the largest face), as for FER */
+export function answerFor (r: FaceResult, box?: Box): string | undefined {
+  if (box === undefined) return r.faces.length > 0 ? r.facial_emotion[0]?.tag.toLowerCase() : undefined
+  let best: FaceResult['faces'][number] | undefined
+  let bestIou = 0.3
+  for (const f of r.faces) {
+    const o = iou(f.box, box)
+    if (o >= bestIou) { best = f; bestIou = o }
+  }
+  return best?.facial_emotion[0]?.tag.toLowerCase()
+}
+
+/** accuracy and faces found on the project's own labelled faces (one annotator; never used to tune:
+ * docs/models/facial_emotion.md), alone and together with the FER sample (`fer`: its counts) */
+async function evaluateOwnFaces (pool: ImagePool, fer: { ok: number, found: number, n: number }, log: (s: string) => void): Promise<EvalRow[]> {
+  const rows: EvalRow[] = []
+  const own = readOwnFaces(readFileSync(OWN_CSV, 'utf8'))
+  const present = own.filter((f) => existsSync(ownFaceFile(f)))
+  if (present.length < own.length) {
+    const bySource = new Map<string, number>()
+    for (const f of own) if (!present.includes(f)) bySource.set(f.source, (bySource.get(f.source) ?? 0) + 1)
+    log(`faces-own: ${own.length - present.length} of ${own.length} labelled faces skipped, their images absent (${[...bySource].map(([s, n]) => `${s} ${n}`).join(', ')}); training/DATA.md says how to fetch them`)
+  }
+  if (present.length === 0) return rows
+  const results = new Map<string, FaceResult>()
+  const perOwn = new Map<string, { ok: number, n: number }>()
+  let okOwn = 0; let foundOwn = 0
+  // photos (a face box given) apart from face crops (the image is the face, as in FER)
+  const kind = { photos: { ok: 0, n: 0 }, 'face crops': { ok: 0, n: 0 } }
+  for (const f of present) {
+    const file = ownFaceFile(f)
+    let r = results.get(file)
+    if (r === undefined) { r = await pool.run('facial_emotion', readFileSync(file)) as FaceResult; results.set(file, r) }
+    const tag = answerFor(r, f.box)
+    const p = perOwn.get(f.label) ?? { ok: 0, n: 0 }
+    p.n++
+    if (tag !== undefined) foundOwn++
+    const k = kind[f.box === undefined ? 'face crops' : 'photos']
+    k.n++
+    if (tag === f.label) { okOwn++; p.ok++; k.ok++ }
+    perOwn.set(f.label, p)
+  }
+  const n = present.length
+  const name = `own labelled faces (${n}${n < own.length ? ` of ${own.length}` : ''})`
+  const meanClass = [...perOwn.values()].reduce((a, p) => a + p.ok / p.n, 0) / perOwn.size
+  rows.push({ model: 'facial_emotion', dataset: name, metric: 'accuracy', value: okOwn / n })
+  rows.push({ model: 'facial_emotion', dataset: name, metric: 'faces found', value: foundOwn / n })
+  rows.push({ model: 'facial_emotion', dataset: name, metric: `mean of per-class accuracy (${perOwn.size} classes)`, value: meanClass })
+  for (const [label, p] of [...perOwn].sort()) rows.push({ model: 'facial_emotion', dataset: 'own labelled faces', metric: `accuracy ${label} (${p.n})`, value: p.ok / p.n })
+  for (const [k, p] of Object.entries(kind)) if (p.n > 0) rows.push({ model: 'facial_emotion', dataset: 'own labelled faces', metric: `accuracy on ${k} (${p.n})`, value: p.ok / p.n })
+  const both = `fer2013 sample + own faces (${fer.n + n})`
+  rows.push({ model: 'facial_emotion', dataset: both, metric: 'accuracy', value: (fer.ok + okOwn) / (fer.n + n) })
+  rows.push({ model: 'facial_emotion', dataset: both, metric: 'faces found', value: (fer.found + foundOwn) / (fer.n + n) })
+  return rows
+}
 
 export async function evaluateImages (log: (s: string) => void = () => {}): Promise<EvalRow[]> {
   const rows: EvalRow[] = []
@@ -36,6 +125,8 @@ export async function evaluateImages (log: (s: string) => void = () => {}): Prom
     rows.push({ model: 'facial_emotion', dataset: `fer2013 sample (${items.length})`, metric: 'faces found', value: found / items.length })
     for (const [label, p] of [...per].sort()) rows.push({ model: 'facial_emotion', dataset: 'fer2013 sample', metric: `accuracy ${label} (${p.n})`, value: p.ok / p.n })
     rows.push({ model: 'facial_emotion', dataset: 'fer2013 sample', metric: 'ms per image (48 px)', value: ms / items.length })
+
+    rows.push(...await evaluateOwnFaces(pool, { ok, found, n: items.length }, log))
 
     // COCO: ground truth = the distinct category names of an image's annotations
     const coco = join(DATA, 'coco128')
