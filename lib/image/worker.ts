@@ -10,7 +10,7 @@ import { fileIO } from '../tf-io.js'
 import { decodeImage, ImageError } from './decode.js'
 import { COCO_LABELS, EMOTIONS, type ImageJob, type ImageReply, type ImageResult } from './types.js'
 import { classifyNsfw } from './nsfw.js'
-import { expressionOf, HUMAN_WEIGHT, loadExpressionNet } from './expression.js'
+import { expressionOf, faceApiCrops, HUMAN_WEIGHT, loadExpressionNet } from './expression.js'
 
 const require = createRequire(import.meta.url)
 const { maxPixels, maxSide, objectTop } = workerData as { maxPixels: number, maxSide: number, objectTop: number }
@@ -58,12 +58,14 @@ async function analyse (job: ImageJob): Promise<ImageResult> {
       return { x, y, width: Math.max(0, x2 - x), height: Math.max(0, y2 - y) }
     }
     if (faces) {
+      // face-api's own face crops, for its expression net (lib/image/expression.ts)
+      const crops = res.face.length > 0 ? await faceApiCrops(tf, img.data, img.width, img.height) : []
       const found = await Promise.all((res.face as Array<{ box: number[], emotion?: Array<{ score: number, emotion: string }> }>).map(async (f) => {
         const scores = new Map(EMOTIONS.map((e) => [e, 0]))
         for (const e of f.emotion ?? []) scores.set(title(e.emotion) as typeof EMOTIONS[number], e.score)
         const total = [...scores.values()].reduce((a, b) => a + b, 0) || 1
         // averaged with face-api's expression net on the same face (lib/image/expression.ts)
-        const other = await expressionOf(tf, img.data, img.width, img.height, f.box)
+        const other = await expressionOf(tf, img.data, img.width, img.height, f.box, crops)
         const list = [...scores].map(([tag, score], i) => ({ tag, score: HUMAN_WEIGHT * score / total + (1 - HUMAN_WEIGHT) * (other[i] as number) })).sort((a, b) => b.score - a.score)
         return { box: box(f.box), facial_emotion: list }
       })).then((fs) => fs.sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height))
