@@ -96,4 +96,5 @@ parentPort!.on('message', (job: ImageJob) => {
 const warm = human.tf.zeros([1, 256, 256, 3], 'int32')
 await human.detect(warm)
 warm.dispose()
+await faceApiCrops(tf, new Uint8Array(256 * 256 * 3), 256, 256)
 parentPort!.postMessage({ ready: true, backend: human.tf.getBackend() })
