@@ -1,11 +1,13 @@
 // The second facial expression model for facial_emotion: @vladmandic/face-api's expression net
 // (MIT, weights in the package's model/ folder), run on the project's TF.js in the image worker.
-// Its probabilities are averaged with Human's (docs/models/facial_emotion.md). The net is given the
-// crop face-api's own pipeline would give it: its detector (SSD MobileNet v1) and 68 landmarks find
-// the face, and the landmarks' bounding box grown by 20% is the crop. A face Human found that
-// face-api's detector did not keeps the crop used before: Human's box widened by MARGIN per side
-// (Human's box is ~1.5 times the face in photos but about the face in small face crops such as FER's,
-// so no one scaling of it suits both: training/facecrop.ts).
+// Its probabilities are averaged with Human's (docs/models/facial_emotion.md). The crop it is given
+// for a face Human found depends on the worker's FaceCrop setting:
+// - 'landmarks' (default): face-api's tiny 68-landmark net on Human's box, given as face-api gives
+//   its detector's box to the landmark net (as it is, clipped to the image; the net pads it to a
+//   square), and the landmarks' bounding box grown by 20%, face-api's own crop (its alignedRect);
+// - 'box': Human's box widened by MARGIN per side (served before 2026-11-27);
+// - 'detector': face-api's whole pipeline (its SSD detector, then its full landmark net) on the image,
+//   the crop matched to Human's box; the widened box where the detector found none. Several times slower.
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import type { TF } from '../tf.js'
@@ -14,45 +16,76 @@ import { EMOTIONS } from './types.js'
 export const MARGIN = 0.2
 /** weight of Human's probabilities in the average (face-api's: 1 - HUMAN_WEIGHT) */
 export const HUMAN_WEIGHT = 0.5
+export const FACE_CROPS = ['landmarks', 'box', 'detector'] as const
+export type FaceCrop = typeof FACE_CROPS[number]
 const NAMES: Record<string, typeof EMOTIONS[number]> = { angry: 'Angry', disgusted: 'Disgust', fearful: 'Fear', happy: 'Happy', sad: 'Sad', surprised: 'Surprise', neutral: 'Neutral' }
 
 interface Rect { x: number, y: number, width: number, height: number }
-interface Net { predictExpressions (t: unknown): Promise<Record<string, number>> }
+interface Loadable { loadFromDisk (p: string): Promise<void> }
+interface Landmarks { shiftBy (x: number, y: number): Landmarks, align (): Rect }
 interface FaceApi {
-  nets: Record<'faceExpressionNet' | 'ssdMobilenetv1' | 'faceLandmark68Net', { loadFromDisk (p: string): Promise<void> }> & { faceExpressionNet: Net }
+  nets: Record<'ssdMobilenetv1' | 'faceLandmark68Net', Loadable>
+    & { faceExpressionNet: Loadable & { predictExpressions (t: unknown): Promise<Record<string, number>> } }
+    & { faceLandmark68TinyNet: Loadable & { detectLandmarks (t: unknown[]): Promise<Landmarks[]> } }
   SsdMobilenetv1Options: new (o: { minConfidence: number }) => object
   detectAllFaces (t: unknown, o: object): { withFaceLandmarks (): Promise<Array<{ alignedRect: { box: Rect } }>> }
 }
 let api: Promise<FaceApi> | null = null
 
-export function loadExpressionNet (): Promise<FaceApi> {
+/** face-api with the nets `rule` uses loaded (SSD's 5.6 MB and the full landmark net only for 'detector') */
+export function loadExpressionNet (rule: FaceCrop): Promise<FaceApi> {
   api ??= (async () => {
     const require = createRequire(import.meta.url)
     const root = dirname(require.resolve('@vladmandic/face-api/package.json'))
     const faceapi = require(join(root, 'dist/face-api.node-wasm.js')) as FaceApi
-    for (const n of ['ssdMobilenetv1', 'faceLandmark68Net', 'faceExpressionNet'] as const) await faceapi.nets[n].loadFromDisk(join(root, 'model'))
+    const nets = { landmarks: ['faceLandmark68TinyNet'], box: [], detector: ['ssdMobilenetv1', 'faceLandmark68Net'] }[rule] as Array<keyof FaceApi['nets']>
+    for (const n of [...nets, 'faceExpressionNet'] as const) await faceapi.nets[n].loadFromDisk(join(root, 'model'))
     return faceapi
   })()
   return api
 }
 
-/** the crops face-api's pipeline gives its expression net, [x, y, w, h], for the image of RGB pixels */
-export async function faceApiCrops (tf: TF, data: Uint8Array, width: number, height: number): Promise<number[][]> {
-  const faceapi = await loadExpressionNet()
-  const image = tf.tensor3d(data, [height, width, 3], 'int32')
+type Tensor = ReturnType<TF['tensor3d']>
+const widened = (b: number[]) => [b[0]! - MARGIN * b[2]!, b[1]! - MARGIN * b[3]!, (1 + 2 * MARGIN) * b[2]!, (1 + 2 * MARGIN) * b[3]!]
+/** box [x, y, w, h] in whole pixels, clipped to the image (at least 1 x 1) */
+function clipped (b: number[], width: number, height: number): [number, number, number, number] {
+  const x = Math.min(width - 1, Math.max(0, Math.round(b[0]!)))
+  const y = Math.min(height - 1, Math.max(0, Math.round(b[1]!)))
+  return [x, y, Math.max(1, Math.min(width, Math.round(b[0]! + b[2]!)) - x), Math.max(1, Math.min(height, Math.round(b[1]! + b[3]!)) - y)]
+}
+const cut = (tf: TF, frame: Tensor, [x, y, w, h]: number[]) => tf.slice(frame, [y!, x!, 0], [h!, w!, 3])
+
+/**
+ * rule 'landmarks': the tiny landmark net on each box (as face-api gives it a detector box: no margin,
+ * clipped to the image), the landmarks' box grown by 20%. The tiny net, once: on unlabelled photos its
+ * crop agrees with the detector rule's as well as the full net's does, for two thirds of the time
+ * (training/facecrop-landmarks.ts, docs/models/facial_emotion.md)
+ */
+async function landmarkCrops (tf: TF, faceapi: FaceApi, frame: Tensor, boxes: number[][]): Promise<number[][]> {
+  const [height, width] = frame.shape
+  const parts = boxes.map((b) => clipped(b, width, height))
+  const faces = parts.map((p) => cut(tf, frame, p))
   try {
-    // face-api's default detector threshold
-    const found = await faceapi.detectAllFaces(image, new faceapi.SsdMobilenetv1Options({ minConfidence: 0.5 })).withFaceLandmarks()
-    return found.map(({ alignedRect: { box: b } }) => [b.x, b.y, b.width, b.height])
+    const found = await faceapi.nets.faceLandmark68TinyNet.detectLandmarks(faces)
+    return found.map((l, i) => {
+      const r = l.shiftBy(parts[i]![0], parts[i]![1]).align()
+      return [r.x, r.y, r.width, r.height]
+    })
   } finally {
-    image.dispose()
+    for (const f of faces) f.dispose()
   }
+}
+
+/** rule 'detector': face-api's own detector and landmarks on the whole image (its default threshold, 0.5) */
+async function detectorCrops (faceapi: FaceApi, frame: Tensor): Promise<number[][]> {
+  const found = await faceapi.detectAllFaces(frame, new faceapi.SsdMobilenetv1Options({ minConfidence: 0.5 })).withFaceLandmarks()
+  return found.map(({ alignedRect: { box: b } }) => [b.x, b.y, b.width, b.height])
 }
 
 const centre = (b: number[]) => [b[0]! + b[2]! / 2, b[1]! + b[3]! / 2] as const
 const inside = (b: number[], [x, y]: readonly [number, number]) => x >= b[0]! && x <= b[0]! + b[2]! && y >= b[1]! && y <= b[1]! + b[3]!
 
-/** face-api's crop for Human's face box: the one whose centre lies in the box and holds the box's centre, nearest first */
+/** face-api's detector crop for Human's face box: the one whose centre lies in the box and holds the box's centre, nearest first */
 export function cropFor (box: number[], crops: number[][]): number[] | undefined {
   const [cx, cy] = centre(box)
   return crops.filter((c) => inside(box, centre(c)) && inside(c, [cx, cy]))
@@ -60,24 +93,35 @@ export function cropFor (box: number[], crops: number[][]): number[] | undefined
 }
 
 /**
- * face-api's 7 probabilities (in EMOTIONS order) for Human's face at box [x, y, w, h] of RGB pixels,
- * on face-api's own crop of that face when `crops` (faceApiCrops) holds one, else on the widened box.
+ * face-api's 7 probabilities (in EMOTIONS order) for each of Human's face boxes [x, y, w, h] in
+ * `image` (the RGB tensor Human was given, [1, h, w, 3]: read in place, not copied), on the crop `rule` gives
  */
-export async function expressionOf (tf: TF, data: Uint8Array, width: number, height: number, box: number[], crops: number[][] = []): Promise<number[]> {
-  const model = (await loadExpressionNet()).nets.faceExpressionNet
-  const own = cropFor(box, crops)
-  const [bx, by, bw, bh] = (own ?? [box[0]! - MARGIN * box[2]!, box[1]! - MARGIN * box[3]!, (1 + 2 * MARGIN) * box[2]!, (1 + 2 * MARGIN) * box[3]!]) as [number, number, number, number]
-  const x = Math.max(0, Math.round(bx))
-  const y = Math.max(0, Math.round(by))
-  const x2 = Math.min(width, Math.round(bx + bw))
-  const y2 = Math.min(height, Math.round(by + bh))
-  const crop = tf.tidy(() => tf.slice(tf.tensor3d(data, [height, width, 3], 'int32'), [y, x, 0], [Math.max(1, y2 - y), Math.max(1, x2 - x), 3]))
+export async function faceExpressions (tf: TF, image: ReturnType<TF['tensor4d']>, boxes: number[][], rule: FaceCrop): Promise<number[][]> {
+  if (boxes.length === 0) return []
+  const faceapi = await loadExpressionNet(rule)
+  const frame = tf.reshape(image, image.shape.slice(1) as [number, number, number]) as Tensor
+  const [height, width] = frame.shape
   try {
-    const e = await model.predictExpressions(crop)
-    const out = EMOTIONS.map(() => 0)
-    for (const [k, p] of Object.entries(e)) { const n = NAMES[k]; if (n !== undefined) out[EMOTIONS.indexOf(n)] = p }
+    let crops = boxes.map(widened)
+    if (rule === 'landmarks') crops = await landmarkCrops(tf, faceapi, frame, boxes)
+    else if (rule === 'detector') {
+      const found = await detectorCrops(faceapi, frame)
+      crops = boxes.map((b) => cropFor(b, found) ?? widened(b))
+    }
+    const out: number[][] = []
+    for (const c of crops) {
+      const crop = cut(tf, frame, clipped(c, width, height))
+      try {
+        const e = await faceapi.nets.faceExpressionNet.predictExpressions(crop)
+        const p = EMOTIONS.map(() => 0)
+        for (const [k, v] of Object.entries(e)) { const n = NAMES[k]; if (n !== undefined) p[EMOTIONS.indexOf(n)] = v }
+        out.push(p)
+      } finally {
+        crop.dispose()
+      }
+    }
     return out
   } finally {
-    crop.dispose()
+    frame.dispose()
   }
 }

@@ -7,8 +7,10 @@ import type { Worker, WorkerOptions } from 'node:worker_threads'
 import { Errors } from '../errors.js'
 import { WorkerPool, overloaded, type WorkerSlot } from '../worker-pool.js'
 import type { ImageJob, ImageReply, ImageResult, Op } from './types.js'
+import type { FaceCrop } from './expression.js'
 
-export interface PoolOptions { size: number, maxPixels: number, maxSide: number, objectTop: number, maxQueue: number }
+/** faceCrop: the crop face-api's expression net is given (lib/image/expression.ts; 'landmarks' when unset) */
+export interface PoolOptions { size: number, maxPixels: number, maxSide: number, objectTop: number, maxQueue: number, faceCrop?: FaceCrop }
 
 // A worker's JS heap holds about 70 MB live, but each image leaves some 80 KB of garbage in the
 // old generation, and V8 let it grow to about 245 MB per worker before collecting it (a soak run:
@@ -37,7 +39,7 @@ export class ImagePool extends WorkerPool<Slot, ImageReply> {
 
   protected options (): WorkerOptions {
     return {
-      workerData: { maxPixels: this.opts.maxPixels, maxSide: this.opts.maxSide, objectTop: this.opts.objectTop },
+      workerData: { maxPixels: this.opts.maxPixels, maxSide: this.opts.maxSide, objectTop: this.opts.objectTop, faceCrop: this.opts.faceCrop },
       resourceLimits: { maxOldGenerationSizeMb: HEAP_MB }
     }
   }

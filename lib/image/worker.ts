@@ -10,10 +10,10 @@ import { fileIO } from '../tf-io.js'
 import { decodeImage, ImageError } from './decode.js'
 import { COCO_LABELS, EMOTIONS, type ImageJob, type ImageReply, type ImageResult } from './types.js'
 import { classifyNsfw } from './nsfw.js'
-import { expressionOf, faceApiCrops, HUMAN_WEIGHT, loadExpressionNet } from './expression.js'
+import { faceExpressions, HUMAN_WEIGHT, loadExpressionNet, type FaceCrop } from './expression.js'
 
 const require = createRequire(import.meta.url)
-const { maxPixels, maxSide, objectTop } = workerData as { maxPixels: number, maxSide: number, objectTop: number }
+const { maxPixels, maxSide, objectTop, faceCrop = 'landmarks' } = workerData as { maxPixels: number, maxSide: number, objectTop: number, faceCrop?: FaceCrop }
 
 const { tf } = await getTf()
 tf.io.registerLoadRouter(((url: string | string[]) => typeof url === 'string' && url.startsWith('file://') ? fileIO(url.slice(7)) : null) as Parameters<typeof tf.io.registerLoadRouter>[0])
@@ -34,7 +34,7 @@ const human = new Human({
   object: { enabled: true, modelPath: 'centernet.json', minConfidence: 0.15, maxDetected: 50 }
 })
 await human.load()
-await loadExpressionNet()
+await loadExpressionNet(faceCrop)
 
 const title = (s: string) => s.charAt(0).toUpperCase() + s.slice(1)
 
@@ -58,17 +58,17 @@ async function analyse (job: ImageJob): Promise<ImageResult> {
       return { x, y, width: Math.max(0, x2 - x), height: Math.max(0, y2 - y) }
     }
     if (faces) {
-      // face-api's own face crops, for its expression net (lib/image/expression.ts)
-      const crops = res.face.length > 0 ? await faceApiCrops(tf, img.data, img.width, img.height) : []
-      const found = await Promise.all((res.face as Array<{ box: number[], emotion?: Array<{ score: number, emotion: string }> }>).map(async (f) => {
+      const detected = res.face as Array<{ box: number[], emotion?: Array<{ score: number, emotion: string }> }>
+      // face-api's expression net on each face, averaged with Human's below (lib/image/expression.ts)
+      const others = await faceExpressions(tf, input, detected.map((f) => f.box), faceCrop)
+      const found = detected.map((f, i) => {
         const scores = new Map(EMOTIONS.map((e) => [e, 0]))
         for (const e of f.emotion ?? []) scores.set(title(e.emotion) as typeof EMOTIONS[number], e.score)
         const total = [...scores.values()].reduce((a, b) => a + b, 0) || 1
-        // averaged with face-api's expression net on the same face (lib/image/expression.ts)
-        const other = await expressionOf(tf, img.data, img.width, img.height, f.box, crops)
-        const list = [...scores].map(([tag, score], i) => ({ tag, score: HUMAN_WEIGHT * score / total + (1 - HUMAN_WEIGHT) * (other[i] as number) })).sort((a, b) => b.score - a.score)
+        const other = others[i]!
+        const list = [...scores].map(([tag, score], k) => ({ tag, score: HUMAN_WEIGHT * score / total + (1 - HUMAN_WEIGHT) * other[k]! })).sort((a, b) => b.score - a.score)
         return { box: box(f.box), facial_emotion: list }
-      })).then((fs) => fs.sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height))
+      }).sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height)
       return { facial_emotion: found[0]?.facial_emotion ?? [], faces: found }
     }
     const seen = new Set<string>()
@@ -95,6 +95,6 @@ parentPort!.on('message', (job: ImageJob) => {
 // warm both models before saying ready: a failed warm-up fails start-up
 const warm = human.tf.zeros([1, 256, 256, 3], 'int32')
 await human.detect(warm)
+await faceExpressions(tf, warm, [[64, 64, 128, 128]], faceCrop)
 warm.dispose()
-await faceApiCrops(tf, new Uint8Array(256 * 256 * 3), 256, 256)
 parentPort!.postMessage({ ready: true, backend: human.tf.getBackend() })
