@@ -6,6 +6,7 @@
 import { readFileSync, readdirSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { ImagePool } from '../lib/image/pool.js'
+import { loadConfig } from '../lib/config.js'
 import type { Box, FaceResult, ObjectResult } from '../lib/image/types.js'
 
 export interface EvalRow { model: string, dataset: string, metric: string, value: number, baseline?: string }
@@ -103,7 +104,8 @@ async function evaluateOwnFaces (pool: ImagePool, fer: { ok: number, found: numb
 export async function evaluateImages (log: (s: string) => void = () => {}): Promise<EvalRow[]> {
   const rows: EvalRow[] = []
   if (!existsSync(DATA)) { log(`no image datasets at ${DATA}`); return rows }
-  const pool = new ImagePool({ size: 1, maxPixels: 50_000_000, maxSide: 1024, objectTop: 5, maxQueue: 1000 })
+  // FACIAL_EMOTION_CROP=detector measures the opt-in crop (docs/configuration.md)
+  const pool = new ImagePool({ size: 1, maxPixels: 50_000_000, maxSide: 1024, objectTop: 5, maxQueue: 1000, faceCrop: loadConfig().facialEmotionCrop })
   await pool.start()
   try {
     // FER: 48x48 grey face crops, labels.csv: file,label

@@ -90,7 +90,8 @@ export const IMAGE_DEFAULTS = {
   // worker holds its own models (about 190 MB), hence the cap on large machines
   workers: () => Math.max(1, Math.min(4, cpuBudget())),
   queue: 64,
-  objectTop: 5
+  objectTop: 5,
+  facialEmotionCrop: 'box' as const
 }
 
 /** Reads the configuration from an environment; throws a readable error on a bad value. */
@@ -132,6 +133,7 @@ export function loadConfig (env: Env = environment(), overrides: Partial<Config>
     imageWorkers: int(env, 'IMAGE_WORKERS', IMAGE_DEFAULTS.workers()),
     imageQueue: int(env, 'IMAGE_QUEUE', IMAGE_DEFAULTS.queue),
     objectTop: int(env, 'OBJECT_TOP', IMAGE_DEFAULTS.objectTop),
+    facialEmotionCrop: (env.FACIAL_EMOTION_CROP || IMAGE_DEFAULTS.facialEmotionCrop) as Config['facialEmotionCrop'],
     tfBackend: (env.TF_BACKEND || 'auto') as Config['tfBackend'],
     // a mean loop delay of 1 s is reached by an ordinarily busy machine (shared cores, a burst of
     // batches) that still answers within seconds; 3 s is a stall worth shedding

@@ -3,6 +3,7 @@
 import type { ModelManifest } from '../schemas/model-manifest.js'
 import type { SharedArrays } from './text/shared-memory.js'
 import type { TF, TfBackend } from './tf.js'
+import type { FaceCrop } from './image/expression.js'
 
 export interface LoadedModel<In = string, Out = number[]> {
   manifest: ModelManifest
@@ -23,6 +24,6 @@ export interface LoaderContext {
   /** arrays the text workers read alike (embedding tables, word vectors, NER weights...), by model folder (lib/text/shared-memory.ts) */
   shared?: SharedArrays
 }
-/** image worker threads, images waiting for one, labels object_recognizer answers */
-export interface ImageSettings { workers: number, queue: number, objectTop: number }
+/** image worker threads, images waiting for one, labels object_recognizer answers, facial_emotion's crop for face-api (lib/image/expression.ts) */
+export interface ImageSettings { workers: number, queue: number, objectTop: number, facialEmotionCrop?: FaceCrop }
 export type ModelLoader = (dir: string, manifest: ModelManifest, tf: TF, ctx: LoaderContext) => Promise<LoadedModel<any, any>>

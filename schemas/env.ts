@@ -33,6 +33,7 @@ export const Config = Type.Object({
   imageWorkers: Type.Integer({ minimum: 1, description: 'image worker threads' }),
   imageQueue: Type.Integer({ minimum: 1, description: 'images waiting for an image worker before new calls are refused with 503' }),
   objectTop: Type.Integer({ minimum: 1, description: 'labels answered by object_recognizer' }),
+  facialEmotionCrop: Type.Union([Type.Literal('box'), Type.Literal('detector')], { description: 'the face crop given to face-api\'s expression net: Human\'s box widened, or face-api\'s own detector and landmarks (slower)' }),
   tfBackend: Type.Union([Type.Literal('auto'), Type.Literal('wasm'), Type.Literal('cpu')], { description: 'auto: tfjs-node where it installed, else wasm' }),
   maxEventLoopDelayMs: Type.Integer({ minimum: 0 }),
   maxHeapBytes: Type.Integer({ minimum: 0 }),

@@ -1,5 +1,5 @@
 // How face-api's two detectors compare as the first step of its pipeline's crop (lib/image/expression.ts):
-// SSD MobileNet v1 (its default, served) and the tiny face detector (input 416, its default), each
+// SSD MobileNet v1 (its default; FACIAL_EMOTION_CROP=detector, opt-in) and the tiny face detector (input 416, its default), each
 // followed by the 68 landmarks. For every face Human finds: is a crop found by each, how much the two
 // crops overlap, and the time of each detector. No expression label is read: unlabelled images as
 // in training/facecrop.ts, and the FER sample's pictures (labels not opened) to see whether either

@@ -8,6 +8,7 @@
 // on the first pass's crop (Human's box is ~1.5 times the face in photos, larger than the detector
 // boxes the net was made for). Images: as training/facecrop-detectors.ts (unlabelled photos; the FER
 // sample's pictures, labels not opened, where SSD finds no face and the old widened box is compared).
+// Rule 3 (the tiny net, once) was measured once and dropped: FER sample 0.662 -> 0.492 (docs/models/facial_emotion.md).
 // Run: node --import tsx training/facecrop-landmarks.ts
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { createRequire } from 'node:module'

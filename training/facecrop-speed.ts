@@ -1,4 +1,4 @@
-// Time per facial_emotion image under each crop rule of lib/image/expression.ts, measured back to
+// Time per facial_emotion image under each crop rule of lib/image/expression.ts (FACIAL_EMOTION_CROP), measured back to
 // back in the same conditions: one one-worker pool per rule, all started before timing, and the
 // rules taking turns image by image (this machine is shared and loaded, so conditions drift).
 // Images: the README's three-friends photo at 640 px and as it is (800 px), the portrait of the

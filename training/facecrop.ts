@@ -1,6 +1,7 @@
 // Where face-api's own pipeline crops a face, against Human's face box, from box geometry alone
 // (docs/models/facial_emotion.md, "The crop given to face-api's net": a fixed map fitted here was
-// measured once and dropped; the served code now runs face-api's pipeline, lib/image/expression.ts).
+// measured once and dropped; face-api's own pipeline is the opt-in FACIAL_EMOTION_CROP=detector,
+// lib/image/expression.ts).
 // face-api's own pipeline (detectAllFaces().withFaceLandmarks().withFaceExpressions()) gives its
 // expression net the "aligned" box: the bounding box of the 68 landmarks, grown by 20% of its width
 // and height. Here Human's face box (as served: lib/image/worker.ts's detector settings, the image

@@ -1,13 +1,12 @@
 // The second facial expression model for facial_emotion: @vladmandic/face-api's expression net
 // (MIT, weights in the package's model/ folder), run on the project's TF.js in the image worker.
 // Its probabilities are averaged with Human's (docs/models/facial_emotion.md). The crop it is given
-// for a face Human found depends on the worker's FaceCrop setting:
-// - 'landmarks' (default): face-api's tiny 68-landmark net on Human's box, given as face-api gives
-//   its detector's box to the landmark net (as it is, clipped to the image; the net pads it to a
-//   square), and the landmarks' bounding box grown by 20%, face-api's own crop (its alignedRect);
-// - 'box': Human's box widened by MARGIN per side (served before 2026-11-27);
-// - 'detector': face-api's whole pipeline (its SSD detector, then its full landmark net) on the image,
-//   the crop matched to Human's box; the widened box where the detector found none. Several times slower.
+// for a face Human found is set by FACIAL_EMOTION_CROP (docs/configuration.md):
+// - 'box' (default): Human's box widened by MARGIN per side;
+// - 'detector': face-api's own pipeline on the image (its SSD detector, then its 68 landmarks), whose
+//   crop is the landmarks' bounding box grown by 20%, matched to Human's box; the widened box where
+//   the detector found none. Better on photos, where Human's box is ~1.5 times the face, but 2.5-6
+//   times slower (SSD always works on 512 x 512) and 5.6 MB more weights per worker.
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import type { TF } from '../tf.js'
@@ -16,29 +15,27 @@ import { EMOTIONS } from './types.js'
 export const MARGIN = 0.2
 /** weight of Human's probabilities in the average (face-api's: 1 - HUMAN_WEIGHT) */
 export const HUMAN_WEIGHT = 0.5
-export const FACE_CROPS = ['landmarks', 'box', 'detector'] as const
+export const FACE_CROPS = ['box', 'detector'] as const
 export type FaceCrop = typeof FACE_CROPS[number]
 const NAMES: Record<string, typeof EMOTIONS[number]> = { angry: 'Angry', disgusted: 'Disgust', fearful: 'Fear', happy: 'Happy', sad: 'Sad', surprised: 'Surprise', neutral: 'Neutral' }
 
 interface Rect { x: number, y: number, width: number, height: number }
 interface Loadable { loadFromDisk (p: string): Promise<void> }
-interface Landmarks { shiftBy (x: number, y: number): Landmarks, align (): Rect }
 interface FaceApi {
   nets: Record<'ssdMobilenetv1' | 'faceLandmark68Net', Loadable>
     & { faceExpressionNet: Loadable & { predictExpressions (t: unknown): Promise<Record<string, number>> } }
-    & { faceLandmark68TinyNet: Loadable & { detectLandmarks (t: unknown[]): Promise<Landmarks[]> } }
   SsdMobilenetv1Options: new (o: { minConfidence: number }) => object
   detectAllFaces (t: unknown, o: object): { withFaceLandmarks (): Promise<Array<{ alignedRect: { box: Rect } }>> }
 }
 let api: Promise<FaceApi> | null = null
 
-/** face-api with the nets `rule` uses loaded (SSD's 5.6 MB and the full landmark net only for 'detector') */
+/** face-api with the nets `rule` uses loaded (SSD and the landmark net only for 'detector') */
 export function loadExpressionNet (rule: FaceCrop): Promise<FaceApi> {
   api ??= (async () => {
     const require = createRequire(import.meta.url)
     const root = dirname(require.resolve('@vladmandic/face-api/package.json'))
     const faceapi = require(join(root, 'dist/face-api.node-wasm.js')) as FaceApi
-    const nets = { landmarks: ['faceLandmark68TinyNet'], box: [], detector: ['ssdMobilenetv1', 'faceLandmark68Net'] }[rule] as Array<keyof FaceApi['nets']>
+    const nets = rule === 'detector' ? ['ssdMobilenetv1', 'faceLandmark68Net'] as const : []
     for (const n of [...nets, 'faceExpressionNet'] as const) await faceapi.nets[n].loadFromDisk(join(root, 'model'))
     return faceapi
   })()
@@ -54,27 +51,6 @@ function clipped (b: number[], width: number, height: number): [number, number, 
   return [x, y, Math.max(1, Math.min(width, Math.round(b[0]! + b[2]!)) - x), Math.max(1, Math.min(height, Math.round(b[1]! + b[3]!)) - y)]
 }
 const cut = (tf: TF, frame: Tensor, [x, y, w, h]: number[]) => tf.slice(frame, [y!, x!, 0], [h!, w!, 3])
-
-/**
- * rule 'landmarks': the tiny landmark net on each box (as face-api gives it a detector box: no margin,
- * clipped to the image), the landmarks' box grown by 20%. The tiny net, once: on unlabelled photos its
- * crop agrees with the detector rule's as well as the full net's does, for two thirds of the time
- * (training/facecrop-landmarks.ts, docs/models/facial_emotion.md)
- */
-async function landmarkCrops (tf: TF, faceapi: FaceApi, frame: Tensor, boxes: number[][]): Promise<number[][]> {
-  const [height, width] = frame.shape
-  const parts = boxes.map((b) => clipped(b, width, height))
-  const faces = parts.map((p) => cut(tf, frame, p))
-  try {
-    const found = await faceapi.nets.faceLandmark68TinyNet.detectLandmarks(faces)
-    return found.map((l, i) => {
-      const r = l.shiftBy(parts[i]![0], parts[i]![1]).align()
-      return [r.x, r.y, r.width, r.height]
-    })
-  } finally {
-    for (const f of faces) f.dispose()
-  }
-}
 
 /** rule 'detector': face-api's own detector and landmarks on the whole image (its default threshold, 0.5) */
 async function detectorCrops (faceapi: FaceApi, frame: Tensor): Promise<number[][]> {
@@ -103,8 +79,7 @@ export async function faceExpressions (tf: TF, image: ReturnType<TF['tensor4d']>
   const [height, width] = frame.shape
   try {
     let crops = boxes.map(widened)
-    if (rule === 'landmarks') crops = await landmarkCrops(tf, faceapi, frame, boxes)
-    else if (rule === 'detector') {
+    if (rule === 'detector') {
       const found = await detectorCrops(faceapi, frame)
       crops = boxes.map((b) => cropFor(b, found) ?? widened(b))
     }

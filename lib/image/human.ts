@@ -13,7 +13,7 @@ let shared: { pool: ImagePool, users: number, ready: Promise<void> } | null = nu
 function acquire (ctx: LoaderContext): { pool: ImagePool, ready: Promise<void> } {
   if (shared === null) {
     const s = ctx.image ?? { workers: IMAGE_DEFAULTS.workers(), queue: IMAGE_DEFAULTS.queue, objectTop: IMAGE_DEFAULTS.objectTop }
-    const pool = new ImagePool({ size: s.workers, maxPixels: ctx.imageMaxPixels, maxSide: 1024, objectTop: s.objectTop, maxQueue: s.queue })
+    const pool = new ImagePool({ size: s.workers, maxPixels: ctx.imageMaxPixels, maxSide: 1024, objectTop: s.objectTop, maxQueue: s.queue, faceCrop: s.facialEmotionCrop })
     shared = { pool, users: 0, ready: pool.start() }
   }
   shared.users++

@@ -9,7 +9,7 @@ import { WorkerPool, overloaded, type WorkerSlot } from '../worker-pool.js'
 import type { ImageJob, ImageReply, ImageResult, Op } from './types.js'
 import type { FaceCrop } from './expression.js'
 
-/** faceCrop: the crop face-api's expression net is given (lib/image/expression.ts; 'landmarks' when unset) */
+/** faceCrop: the crop face-api's expression net is given (lib/image/expression.ts; 'box' when unset) */
 export interface PoolOptions { size: number, maxPixels: number, maxSide: number, objectTop: number, maxQueue: number, faceCrop?: FaceCrop }
 
 // A worker's JS heap holds about 70 MB live, but each image leaves some 80 KB of garbage in the

@@ -13,7 +13,7 @@ import { classifyNsfw } from './nsfw.js'
 import { faceExpressions, HUMAN_WEIGHT, loadExpressionNet, type FaceCrop } from './expression.js'
 
 const require = createRequire(import.meta.url)
-const { maxPixels, maxSide, objectTop, faceCrop = 'landmarks' } = workerData as { maxPixels: number, maxSide: number, objectTop: number, faceCrop?: FaceCrop }
+const { maxPixels, maxSide, objectTop, faceCrop = 'box' } = workerData as { maxPixels: number, maxSide: number, objectTop: number, faceCrop?: FaceCrop }
 
 const { tf } = await getTf()
 tf.io.registerLoadRouter(((url: string | string[]) => typeof url === 'string' && url.startsWith('file://') ? fileIO(url.slice(7)) : null) as Parameters<typeof tf.io.registerLoadRouter>[0])

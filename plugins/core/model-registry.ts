@@ -17,7 +17,7 @@ export default fp(async (fastify) => {
   await registry.loadAll(config.modelStore, (m) => fastify.log.info(m),
     {
       imageMaxPixels: config.imageMaxPixels,
-      image: { workers: config.imageWorkers, queue: config.imageQueue, objectTop: config.objectTop },
+      image: { workers: config.imageWorkers, queue: config.imageQueue, objectTop: config.objectTop, facialEmotionCrop: config.facialEmotionCrop },
       tfBackend: config.tfBackend
     },
     { workers: config.textWorkers, queue: config.textQueue })

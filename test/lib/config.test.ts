@@ -38,6 +38,9 @@ t.test('every variable goes through the one schema: image workers, queue, labels
   t.throws(() => loadConfig({ TF_BACKEND: 'gpu' }), /Invalid configuration at \/tfBackend/)
   t.throws(() => loadConfig({ IMAGE_WORKERS: '0' }), /Invalid configuration at \/imageWorkers/)
   t.throws(() => loadConfig({ OBJECT_TOP: 'many' }), /OBJECT_TOP must be a non-negative integer/)
+  t.equal(d.facialEmotionCrop, 'box')
+  t.equal(loadConfig({ FACIAL_EMOTION_CROP: 'detector' }).facialEmotionCrop, 'detector')
+  t.throws(() => loadConfig({ FACIAL_EMOTION_CROP: 'ssd' }), /Invalid configuration at \/facialEmotionCrop/)
 })
 
 t.test('no source outside lib/config.ts reads process.env', async (t) => {

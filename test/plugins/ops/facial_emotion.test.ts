@@ -7,6 +7,8 @@ const jpeg = Buffer.from('ffd8ffe000104a46494600010100000100010000ffd9', 'hex')
 const EMOTIONS = ['Angry', 'Disgust', 'Fear', 'Happy', 'Sad', 'Surprise', 'Neutral']
 type Face = { box: { x: number, y: number, width: number, height: number }, facial_emotion: Array<{ tag: string, score: number }> }
 type Reply = { facial_emotion: Array<{ tag: string, score: number }>, faces: Face[] }
+/** the group photo's answer with the default crop, compared with FACIAL_EMOTION_CROP=detector's below */
+let defaultGroup: Reply | undefined
 
 t.test('without its model: 503 naming it at /v4 and /v3, not a made-up answer', async (t) => {
   const app = await build(t)
@@ -55,6 +57,7 @@ t.test('with the model', { timeout: 300_000, skip: hasRealModel('facial_emotion'
 
   // pixels stored sideways with an EXIF orientation that makes them upright: found only if honoured
   const upright = (await send(group)).json() as Reply
+  defaultGroup = upright
   const sideways = await sharp(await sharp(group).rotate(270).toBuffer()).withMetadata({ orientation: 6 }).jpeg().toBuffer()
   const exif = (await send(sideways)).json() as Reply
   t.equal(exif.faces.length, upright.faces.length, 'EXIF orientation honoured: the same faces are found')
@@ -103,4 +106,25 @@ t.test('with the model', { timeout: 300_000, skip: hasRealModel('facial_emotion'
   while (pool.replaced < replaced + threads.length) await new Promise((resolve) => setTimeout(resolve, 50))
   t.equal(pool.stats().workers, workers, 'as many workers as before')
   t.equal((await send(group)).statusCode, 200, 'served after the replacement')
+})
+
+t.test('FACIAL_EMOTION_CROP=detector: face-api\'s own detector crops the face for its expression net', { timeout: 300_000, skip: hasRealModel('facial_emotion') ? false : 'model-store/facial_emotion missing' }, async (t) => {
+  const app = await buildWithRealModels(t, ['facial_emotion'], { env: { FACIAL_EMOTION_CROP: 'detector' } })
+  const send = (file: Buffer) => app.inject({ method: 'POST', url: '/v4/facial_emotion', ...multipart([{ name: 'api_key', value: KEY }, { name: 'file', value: file, filename: 'file' }]) })
+  const group = await sharp(FACES).resize({ width: 1200 }).jpeg().toBuffer()
+  const res = await send(group)
+  t.equal(res.statusCode, 200)
+  const body = res.json() as Reply
+  t.ok(body.faces.length >= 1, 'a face')
+  for (const f of body.faces) {
+    t.same(f.facial_emotion.map((e) => e.tag).sort(), [...EMOTIONS].sort(), 'the 7 tags')
+    t.ok(Math.abs(f.facial_emotion.reduce((a, e) => a + e.score, 0) - 1) < 1e-4, 'scores sum to 1')
+  }
+  if (defaultGroup !== undefined) {
+    t.same(body.faces.map((f) => f.box), defaultGroup.faces.map((f) => f.box), 'the same faces (Human finds them either way)')
+    t.notSame(body.faces.map((f) => f.facial_emotion), defaultGroup.faces.map((f) => f.facial_emotion), 'face-api\'s net saw other crops')
+  }
+  const blank = await sharp({ create: { width: 320, height: 240, channels: 3, background: { r: 30, g: 120, b: 200 } } }).png().toBuffer()
+  t.same((await send(blank)).json(), { facial_emotion: [], faces: [] }, 'no face: empty lists')
+  t.equal((await send(PORTRAIT)).statusCode, 200, 'the portrait')
 })
