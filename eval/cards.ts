@@ -15,7 +15,7 @@ const summary: string[] = []
 const ENGLISH = ['sentiment', 'emotion', 'sarcasm', 'intent', 'new_intent', 'taxonomy']
 for (const info of await scanStore(join(root, 'model-store'))) {
   // the other classifiers (abuse, target sentiment, the multilingual ones) have hand-written cards
-  if (info.manifest.kind !== 'text-classifier' || !ENGLISH.includes(info.name)) continue
+  if ((info.manifest.kind !== 'text-classifier' && info.manifest.kind !== 'text-cnn') || !ENGLISH.includes(info.name)) continue
   for (const x of info.manifest.metrics) {
     const split = x.split.includes('leave one domain out') ? 'trained without this domain' : x.split
     summary.push(`| [${info.name}](${info.name}.md) | ${x.dataset} | ${split} | ${x.metric} | ${x.value.toFixed(3)} | ${x.baseline ?? ''} |`)

@@ -41,6 +41,11 @@ ap.add_argument('--hate-weight', type=float, default=1.0, help='weight of the ha
 ap.add_argument('--without-fold', action='store_true', help='leave the held-out fifth of the training rows out')
 ap.add_argument('--wd', type=float, default=0.0)
 ap.add_argument('--threads', type=int, default=1)
+# options for other models than abuse (their defaults train abuse as before)
+ap.add_argument('--negatives', default='ordinary', help='sets whose rows are negatives for every head')
+ap.add_argument('--row-weights', action='store_true', help="multiply each row's weight by weight.bin (training/abuse-export.ts writes it for weighted rows)")
+ap.add_argument('--report', default='', help='sets reported after each epoch (default: olid-val, hate-val, ordinary-val): share called positive, F1 of the positive class, accuracy')
+ap.add_argument('--stop-after', type=int, default=0, help='stop after this many epochs of the --epochs schedule (0: all)')
 args = ap.parse_args()
 
 torch.manual_seed(args.seed)
@@ -139,10 +144,12 @@ target = np.zeros((n, len(heads)), dtype=np.float32)
 weight = np.zeros((n, len(heads)), dtype=np.float32)
 for h, name in enumerate(heads):
     own = served_sets if name == 'served' else {sid[name]}
-    for s in own | {sid['ordinary']}:
+    for s in own | {sid[x] for x in args.negatives.split(',')}:
         m = is_train & (set_of == s)
         target[m, h] = label[m]
-        weight[m, h] = args.hate_weight if (name == 'served' and s == sid['hate']) else 1.0
+        weight[m, h] = args.hate_weight if (name == 'served' and s == sid.get('hate')) else 1.0
+    if args.row_weights:
+        weight[:, h] *= np.fromfile(os.path.join(args.data, 'weight.bin'), dtype=np.float32)
     # class balance: each class weighs half of the head's mass (at most 10x)
     pos = (weight[:, h] * target[:, h]).sum()
     neg = (weight[:, h] * (1 - target[:, h])).sum()
@@ -177,7 +184,21 @@ def macro_f1(y, p):
     return (f[0] + f[1]) / 2
 
 
+def report_sets(tag):
+    msg = []
+    for s in args.report.split(','):
+        idx = np.nonzero(set_of == sid[s])[0]
+        p = (logits(idx)[:, 0] >= 0).astype(int)
+        y = label[idx].astype(int)
+        tp = ((p == 1) & (y == 1)).sum()
+        f1 = 0 if tp == 0 else 2 * tp / (p.sum() + y.sum())
+        msg.append(f'{s} called {p.mean():.4f} F1 {f1:.4f} acc {(p == y).mean():.4f}')
+    print(f'  {tag}: ' + ', '.join(msg), flush=True)
+
+
 def report(tag):
+    if args.report:
+        return report_sets(tag)
     msg = []
     for s in ['olid-val', 'hate-val', 'ordinary-val']:
         idx = np.nonzero(set_of == sid[s])[0]
@@ -187,7 +208,7 @@ def report(tag):
     print(f'  {tag}: ' + ', '.join(msg), flush=True)
 
 
-for epoch in range(args.epochs):
+for epoch in range(args.stop_after or args.epochs):
     rng.shuffle(order)
     total = 0.0
     for a in range(0, len(order), args.batch):

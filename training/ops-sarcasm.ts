@@ -1,5 +1,7 @@
 // Sarcasm: ironic tweets, satirical headlines, sarcastic forum posts and author-labelled tweets, with
-// ordinary texts of other domains as the negatives a user sends most.
+// ordinary texts of other domains as the negatives a user sends most. The served model (kind text-cnn)
+// is trained on these rows by training/sarcasm.ts (npm run train -- sarcasm); `features` and `train`
+// below are those of the fastText-style model it replaced (training/train.ts no longer trains sarcasm).
 import { clinc, headlines, semevalSentiment, tweeteval, withoutOverlap, type Labelled } from './data.js'
 import { agNews20k, amazonAlexa, customerReviews, enronSpam, isarcasm, sarcasmV2, snips } from './data-domains.js'
 import { accuracy, f1, recall } from './metrics.js'

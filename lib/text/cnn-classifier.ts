@@ -21,6 +21,7 @@ import { sequenceIds, type SequenceConfig } from './cnn-tokens.js'
 import { loadSharedVectors, type WordVectors } from './word-vectors.js'
 import { readFileShared, shared, type SharedArray } from './shared-memory.js'
 import { halves } from './shared-tables.js'
+import { inputCalibrationOf, inputShape, recalibrate } from './calibration.js'
 
 export interface CnnTensor { name: string, shape: number[], dtype: 'float16' | 'float32' }
 /** weights.json: the model's configuration and the tensors of weights.bin, in file order */
@@ -263,6 +264,11 @@ export const loadCnnClassifier: ModelLoader = async (dir, manifest) => {
   const forward = cnnForward(cfg, cnnTensors(cfg, bytes), vectors)
   const labels = cfg.tensors.find((t) => t.name === 'out.kernel')?.shape[0]
   if (labels !== manifest.labels.length) throw new Error(`${dir}: ${labels} outputs for ${manifest.labels.length} labels`)
+  // calibration by input (lib/text/calibration.ts), when the manifest has it: each text's scores are
+  // rescaled by a temperature of its own (its token count and share of words with a word vector)
+  const byInput = inputCalibrationOf(manifest)
+  if (byInput !== undefined && byInput.bias.length !== labels) throw new Error(`${dir}: the calibration by input has ${byInput.bias.length} label biases for ${labels} labels`)
+  const shape: FeatureConfig = cfg.bag ?? { buckets: 1, charNgrams: [], wordBigrams: false, maxFeatures: 1, maxChars: cfg.sequence.maxChars }
   const loaded: LoadedModel<string, number[]> = {
     manifest,
     predict: async (texts) => {
@@ -270,7 +276,8 @@ export const loadCnnClassifier: ModelLoader = async (dir, manifest) => {
       for (let i = 0; i < texts.length; i++) {
         // a large batch hands the event loop back now and then (some 10-30 ms of work each time)
         if (i > 0 && i % YIELD_TEXTS === 0) await new Promise<void>((resolve) => setImmediate(resolve))
-        out.push(softmax(forward(texts[i] as string)))
+        const p = softmax(forward(texts[i] as string))
+        out.push(byInput === undefined ? p : recalibrate(p, inputShape(texts[i] as string, shape, vectors), byInput, false))
       }
       return out
     },

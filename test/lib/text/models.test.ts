@@ -9,6 +9,7 @@ import { Value } from '@sinclair/typebox/value'
 import { ModelManifest } from '../../../schemas/model-manifest.js'
 import { scanStore } from '../../../lib/registry.js'
 import { loadTextClassifier } from '../../../lib/text/classifier.js'
+import { loadCnnClassifier, type CnnConfig } from '../../../lib/text/cnn-classifier.js'
 import { inputCalibrationOf, inputShape, logTemperature, recalibrate, withoutInputCalibration } from '../../../lib/text/calibration.js'
 import { getTf } from '../../../lib/tf.js'
 import { featurise, featuriseBatch, type FeatureConfig } from '../../../lib/text/features.js'
@@ -100,13 +101,16 @@ t.test('text classifiers with a calibration by input in their manifest serve the
   const { tf } = await getTf()
   const texts = ['Great!', 'Stocks fell sharply today, and the bank warned of worse to come as rates rose again.', 'meh', 'word '.repeat(400)]
   let checked = 0
-  for (const info of (await scanStore(STORE)).filter((i) => i.manifest.kind === 'text-classifier')) {
+  for (const info of (await scanStore(STORE)).filter((i) => i.manifest.kind === 'text-classifier' || i.manifest.kind === 'text-cnn')) {
     const params = inputCalibrationOf(info.manifest)
     if (params === undefined) continue
     checked++
-    const served = await loadTextClassifier(info.dir, info.manifest, tf, { imageMaxPixels: 0 })
-    const bare = await loadTextClassifier(info.dir, withoutInputCalibration(info.manifest), tf, { imageMaxPixels: 0 })
-    const cfg = JSON.parse(readFileSync(join(info.dir, 'features.json'), 'utf8')) as FeatureConfig
+    // a text-cnn model (lib/text/cnn-classifier.ts) keeps its n-gram features and word vectors in weights.json
+    const cnn = info.manifest.kind === 'text-cnn' ? JSON.parse(readFileSync(join(info.dir, 'weights.json'), 'utf8')) as CnnConfig : undefined
+    const load = cnn === undefined ? loadTextClassifier : loadCnnClassifier
+    const served = await load(info.dir, info.manifest, tf, { imageMaxPixels: 0 })
+    const bare = await load(info.dir, withoutInputCalibration(info.manifest), tf, { imageMaxPixels: 0 })
+    const cfg = cnn === undefined ? JSON.parse(readFileSync(join(info.dir, 'features.json'), 'utf8')) as FeatureConfig : { ...cnn.bag!, vectors: cnn.vectors }
     const wv = cfg.vectors === undefined ? undefined : await loadWordVectors(join(STORE, cfg.vectors))
     const got = await served.predict(texts) as number[][]
     const raw = await bare.predict(texts) as number[][]
