@@ -4,7 +4,7 @@
 import type { FastifyReply } from 'fastify'
 import { Type, type TObject, type TSchema } from '@sinclair/typebox'
 import type { LoadedModel } from './models.js'
-import { DEFAULT_LANG, routeLanguage, type Detection } from './text/langid.js'
+import { DEFAULT_LANG, detectFor, routeLanguage, type Detection } from './text/langid.js'
 
 /** the model folder of the language identifier */
 export const DETECTOR = 'language_detection'
@@ -20,7 +20,7 @@ export const wantsDetection = (lc: unknown): boolean => lc === undefined || lc =
 export async function languagesOf (texts: string[], given: unknown, detector: LoadedModel<string, Detection> | undefined, served: readonly string[]): Promise<TextLang[]> {
   if (!wantsDetection(given)) return texts.map(() => ({ code: given as string, source: 'given' }))
   if (detector === undefined) return texts.map(() => ({ code: DEFAULT_LANG, source: 'default' }))
-  const found = await detector.predict(texts)
+  const found = await detectFor(detector, texts, served)
   return found.map((d, i) => {
     const r = routeLanguage(texts[i] as string, d, served)
     return { code: r.code, source: r.sure ? 'detected' : 'default', detected: d }

@@ -6,7 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads'
 import type { LoadedModel, ModelLoader } from '../models.js'
 import { getTf } from '../tf.js'
 import { adoptShared } from './shared-memory.js'
-import { routeLanguage, type Detection } from './langid.js'
+import { detectFor, routeLanguage, type Detection } from './langid.js'
 import type { PoolModel, Routed, TextJob, TextReply, WorkerInit, WorkerStatus } from './pool.js'
 
 const init = workerData as WorkerInit
@@ -65,7 +65,7 @@ try {
    * (as the route's modelFor ... ?? model); a language none serves gets no output. */
   async function detectAndRun (names: string[], served: string[], texts: string[]): Promise<Routed[]> {
     if (detector === undefined) throw new Error('no language detector in this worker')
-    const found = await detector.predict(texts)
+    const found = await detectFor(detector, texts, served)
     const out = found.map((d, i): Routed => {
       const r = routeLanguage(texts[i] as string, d, served)
       return [r.code, r.sure, null]

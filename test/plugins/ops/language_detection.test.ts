@@ -182,3 +182,22 @@ t.test('a language is only answered for a text in its letters: short Latin-lette
   t.equal(body.batch[0]!.lang_code, 'en')
   t.equal(body.batch[1]!.lang_code, 'th')
 })
+
+t.test('detectFor: the romanised-Hindi refiner runs only for an operation that serves Hindi, and routes as before', { skip: hasRealModel('language_detection') ? false : 'model not trained' }, async (t) => {
+  const { join } = await import('node:path')
+  const { getTf } = await import('../../../lib/tf.js')
+  const { scanStore } = await import('../../../lib/registry.js')
+  const { detectFor, loadLanguageId, routeLanguage } = await import('../../../lib/text/langid.js')
+  const { tf } = await getTf()
+  const info = (await scanStore(join(import.meta.dirname, '..', '..', '..', 'model-store'))).find((m) => m.name === 'language_detection')!
+  const id = await loadLanguageId(info.dir, info.manifest, tf, { imageMaxPixels: 0 })
+  t.teardown(() => id.dispose())
+  const texts = ['mujhe yeh phone bilkul pasand nahi aaya, paise barbaad ho gaye', 'Angela Merkel met Emmanuel Macron in Paris on Tuesday.', 'Het was heel slecht en ik ben er niet blij mee']
+  const all = await id.predict(texts)
+  t.equal(all[0]!.code, 'hi', 'predict asks the refiner')
+  for (const served of [['en', 'hi', 'es'], ['en', 'es', 'nl'], ['en']]) {
+    const found = await detectFor(id, texts, served)
+    if (!served.includes('hi')) t.ok(found.every((d) => d.unrefined === undefined && d.code !== 'hi'), `${served.join(',')}: lid.176's own answers`)
+    texts.forEach((text, i) => t.same(routeLanguage(text, found[i]!, served), routeLanguage(text, all[i]!, served), `${served.join(',')}: ${text} routes as with the refiner`))
+  }
+})
