@@ -10,44 +10,13 @@
 // sample's pictures, labels not opened, where SSD finds no face and the old widened box is compared).
 // Rule 3 (the tiny net, once) was measured once and dropped: FER sample 0.662 -> 0.492 (docs/models/facial_emotion.md).
 // Run: node --import tsx training/facecrop-landmarks.ts
-import { readdirSync, readFileSync, statSync } from 'node:fs'
-import { createRequire } from 'node:module'
+import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { getTf } from '../lib/tf.js'
-import { fileIO } from '../lib/tf-io.js'
 import { decodeImage } from '../lib/image/decode.js'
+import { human, images, require, SHARED, tf } from './facecrop-common.js'
 import { cropFor, MARGIN } from '../lib/image/expression.js'
 
 const here = import.meta.dirname
-const SHARED = join(here, '..', '..', 'shared', 'datasets', 'images')
-function images (dir: string): string[] {
-  const out: string[] = []
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name)
-    if (statSync(p).isDirectory()) out.push(...images(p))
-    else if (/\.(jpe?g|png)$/i.test(name)) out.push(p)
-  }
-  return out
-}
-const require = createRequire(import.meta.url)
-const { tf } = await getTf()
-tf.io.registerLoadRouter(((url: string | string[]) => typeof url === 'string' && url.startsWith('file://') ? fileIO(url.slice(7)) : null) as Parameters<typeof tf.io.registerLoadRouter>[0])
-const root = join(dirname(require.resolve('@vladmandic/human')), '..')
-const { Human } = require(join(root, 'dist/human.node-wasm.js')) as { Human: new (c: object) => any }
-const human = new Human({
-  backend: 'wasm',
-  wasmPath: dirname(require.resolve('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm')) + '/',
-  modelBasePath: 'file://' + join(root, 'models') + '/',
-  debug: false,
-  cacheSensitivity: 0,
-  face: { enabled: true, detector: { rotation: false, maxDetected: 20, minConfidence: 0.2, return: false }, mesh: { enabled: false }, iris: { enabled: false }, description: { enabled: false }, emotion: { enabled: false }, antispoof: { enabled: false }, liveness: { enabled: false } },
-  body: { enabled: false },
-  hand: { enabled: false },
-  gesture: { enabled: false },
-  segmentation: { enabled: false },
-  object: { enabled: false }
-})
-await human.load()
 interface Box { x: number, y: number, width: number, height: number }
 interface Landmarks { shiftBy (x: number, y: number): Landmarks, align (): Box }
 type LandmarkNet = { loadFromDisk (p: string): Promise<void>, detectLandmarks (t: unknown): Promise<Landmarks> }

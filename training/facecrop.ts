@@ -11,48 +11,15 @@
 // No expression label is read: the images are every picture under ../shared's COCO-128 and ImageNet
 // sample and under training/data/faces-own (the fetched repositories, listed from disk, not from the
 // labelled csv). Run: node --import tsx training/facecrop.ts
-import { readdirSync, readFileSync, statSync } from 'node:fs'
-import { createRequire } from 'node:module'
+import { readFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
-import { getTf } from '../lib/tf.js'
-import { fileIO } from '../lib/tf-io.js'
 import { decodeImage } from '../lib/image/decode.js'
+import { human, images, require, SHARED, tf } from './facecrop-common.js'
 
 const here = import.meta.dirname
-const SHARED = join(here, '..', '..', 'shared', 'datasets', 'images')
 const FETCHED = join(here, 'data', 'faces-own')
 const LABELLED = readFileSync(join(here, '..', 'eval', 'data', 'faces-own.csv'), 'utf8').split(/\r?\n/).slice(1).map((l) => l.split(',')[1] ?? '')
 
-function images (dir: string): string[] {
-  const out: string[] = []
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name)
-    if (statSync(p).isDirectory()) out.push(...images(p))
-    else if (/\.(jpe?g|png)$/i.test(name)) out.push(p)
-  }
-  return out
-}
-
-const require = createRequire(import.meta.url)
-const { tf } = await getTf()
-tf.io.registerLoadRouter(((url: string | string[]) => typeof url === 'string' && url.startsWith('file://') ? fileIO(url.slice(7)) : null) as Parameters<typeof tf.io.registerLoadRouter>[0])
-const root = join(dirname(require.resolve('@vladmandic/human')), '..')
-const { Human } = require(join(root, 'dist/human.node-wasm.js')) as { Human: new (c: object) => any }
-// the face settings of lib/image/worker.ts
-const human = new Human({
-  backend: 'wasm',
-  wasmPath: dirname(require.resolve('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm')) + '/',
-  modelBasePath: 'file://' + join(root, 'models') + '/',
-  debug: false,
-  cacheSensitivity: 0,
-  face: { enabled: true, detector: { rotation: false, maxDetected: 20, minConfidence: 0.2, return: false }, mesh: { enabled: false }, iris: { enabled: false }, description: { enabled: false }, emotion: { enabled: false }, antispoof: { enabled: false }, liveness: { enabled: false } },
-  body: { enabled: false },
-  hand: { enabled: false },
-  gesture: { enabled: false },
-  segmentation: { enabled: false },
-  object: { enabled: false }
-})
-await human.load()
 const faRoot = dirname(require.resolve('@vladmandic/face-api/package.json'))
 interface Box { x: number, y: number, width: number, height: number }
 const faceapi = require(join(faRoot, 'dist/face-api.node-wasm.js')) as {
