@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { featureIds, type FeatureConfig } from '../lib/text/features.js'
 import { sequenceIds, type SequenceConfig } from '../lib/text/cnn-tokens.js'
 import type { WordVectors } from '../lib/text/word-vectors.js'
+import type { CnnConfig } from '../lib/text/cnn-classifier.js'
 import { isHeldOut, type Labelled } from './data.js'
 
 export interface ExportSet { name: string, rows: Array<Labelled & { weight?: number }> }
@@ -39,4 +40,32 @@ export async function exportRows (dir: string, sets: ExportSet[], bag: FeatureCo
   await writeFile(join(dir, 'bag.bin'), Int32Array.from(bagIds))
   await writeFile(join(dir, 'seq.bin'), Int32Array.from(seqIds))
   await writeFile(join(dir, 'meta.json'), JSON.stringify({ sets: sets.map((s) => ({ name: s.name, rows: s.rows.length })), bag, seq, vocab: vectors.size, vdim: vectors.dim }, null, 2) + '\n')
+}
+
+/**
+ * The trainer's weights (weights.json's tensors, weights.bin) with its one-logit served head turned
+ * into the served model's two-label output layer: logits [bias[0], z / temperature + bias[1]] for
+ * the served head's logit z, so that the softmax gives the second label sigmoid(z / temperature +
+ * bias[1] - bias[0]) (a threshold: bias[1] minus its logit). The other tensors are kept as trained.
+ */
+export function twoLabelOutput (bytes: Buffer, trained: CnnConfig['tensors'], temperature: number, bias: [number, number]): { bin: Buffer, tensors: CnnConfig['tensors'] } {
+  const parts: Buffer[] = []
+  const tensors: CnnConfig['tensors'] = []
+  let at = 0
+  for (const t of trained) {
+    const n = t.shape.reduce((a, b) => a * b, 1)
+    const size = n * (t.dtype === 'float16' ? 2 : 4)
+    const raw = bytes.subarray(at, at + size)
+    at += size
+    if (t.name === 'out.kernel') {
+      // the served head is the first row; the first label's row is zeros
+      const width = t.shape[1] as number
+      const k = new Float32Array(2 * width)
+      for (let d = 0; d < width; d++) k[width + d] = raw.readFloatLE(4 * d) / temperature
+      parts.push(Buffer.from(k.buffer)); tensors.push({ ...t, shape: [2, width] })
+    } else if (t.name === 'out.bias') {
+      parts.push(Buffer.from(new Float32Array([bias[0], raw.readFloatLE(0) / temperature + bias[1]]).buffer)); tensors.push({ ...t, shape: [2] })
+    } else { parts.push(raw); tensors.push(t) }
+  }
+  return { bin: Buffer.concat(parts), tensors }
 }

@@ -18,7 +18,7 @@ import { cnnForward, cnnTensors, softmax, type CnnConfig } from '../lib/text/cnn
 import type { FeatureConfig } from '../lib/text/features.js'
 import type { ModelManifest } from '../schemas/model-manifest.js'
 import { clinc, headlines, isHeldOut, smsSpam, tweeteval, withoutOverlap, type Labelled } from './data.js'
-import { exportRows, type ExportSet } from './abuse-export.js'
+import { exportRows, twoLabelOutput, type ExportSet } from './abuse-export.js'
 import { argmax, confusion, macroF1, recall } from './metrics.js'
 import type { TextValidation } from './text-model.js'
 
@@ -125,28 +125,11 @@ if (import.meta.filename === process.argv[1] || (process.argv[1]?.endsWith('trai
   // the served model: two labels, Non Abusive's logit 0 and Abusive's the served head's minus the
   // threshold's logit, so the softmax's larger probability is the thresholded answer
   const trained = JSON.parse(readFileSync(join(out, 'weights.json'), 'utf8')) as { heads: string[], filters: number, widths: number[], scale: number, tensors: CnnConfig['tensors'] }
-  const bytes = readFileSync(join(out, 'weights.bin'))
-  const parts: Buffer[] = []
-  const tensors: CnnConfig['tensors'] = []
-  let at = 0
-  for (const t of trained.tensors) {
-    const n = t.shape.reduce((a, b) => a * b, 1)
-    const size = n * (t.dtype === 'float16' ? 2 : 4)
-    const raw = bytes.subarray(at, at + size)
-    at += size
-    if (t.name === 'out.kernel') {
-      const width = t.shape[1] as number
-      const k = new Float32Array(2 * width)
-      for (let d = 0; d < width; d++) k[width + d] = raw.readFloatLE(4 * d)
-      parts.push(Buffer.from(k.buffer)); tensors.push({ ...t, shape: [2, width] })
-    } else if (t.name === 'out.bias') {
-      parts.push(Buffer.from(new Float32Array([0, raw.readFloatLE(0) - shift]).buffer)); tensors.push({ ...t, shape: [2] })
-    } else { parts.push(raw); tensors.push(t) }
-  }
+  const { bin, tensors } = twoLabelOutput(readFileSync(join(out, 'weights.bin')), trained.tensors, 1, [0, -shift])
   const cfg: CnnConfig = { bag: BAG, sequence: SEQUENCE, vectors: VECTORS, vectorScale: trained.scale, filters: trained.filters, widths: trained.widths, tensors }
   const dir = env.TRAIN_OUT ?? join(store, ABUSE.op, '1')
   await mkdir(dir, { recursive: true })
-  await writeFile(join(dir, 'weights.bin'), Buffer.concat(parts))
+  await writeFile(join(dir, 'weights.bin'), bin)
   await writeFile(join(dir, 'weights.json'), JSON.stringify(cfg, null, 1) + '\n')
   // the trainer's own probabilities of the probe texts, with the stored weights and the threshold
   const probes = z('probe').map((v) => { const p = sigmoid(v - shift); return [1 - p, p] })
@@ -167,7 +150,7 @@ if (import.meta.filename === process.argv[1] || (process.argv[1]?.endsWith('trai
     created: new Date().toISOString()
   }
   // the validation figures through the serving code's forward pass (npm run eval -- abuse measures the same)
-  const forward = cnnForward(cfg, cnnTensors(cfg, Buffer.concat(parts)), vectors)
+  const forward = cnnForward(cfg, cnnTensors(cfg, bin), vectors)
   for (const v of ABUSE.validation) {
     const probs = v.rows.map((r) => softmax(forward(r.text)))
     const value = v.metric.score(confusion(v.rows.map((r) => ABUSE.labels.indexOf(r.label)), probs.map(argmax), 2))

@@ -21,7 +21,7 @@ import type { SequenceConfig } from '../lib/text/cnn-tokens.js'
 import { cnnForward, cnnTensors, softmax, type CnnConfig } from '../lib/text/cnn-classifier.js'
 import type { FeatureConfig } from '../lib/text/features.js'
 import type { ModelManifest } from '../schemas/model-manifest.js'
-import { exportRows, type ExportSet } from './abuse-export.js'
+import { exportRows, twoLabelOutput, type ExportSet } from './abuse-export.js'
 import { argmax, confusion, ece, fitCalibration, fitsTemperature } from './metrics.js'
 import { sarcasm } from './ops-sarcasm.js'
 import { calibrate } from './calibrate.js'
@@ -98,28 +98,11 @@ const bias = fitted.bias.map((b) => Number(b.toFixed(4)))
 log(`  temperature ${T.toFixed(3)}, label biases ${bias.join(' ')} (fitted on ${cal.length} validation rows)`)
 
 // the served model: two labels, Non-Sarcastic's logit b0 and Sarcastic's the served head's / T + b1
-const bytes = readFileSync(join(out, 'weights.bin'))
-const parts: Buffer[] = []
-const tensors: CnnConfig['tensors'] = []
-let at = 0
-for (const t of trained.tensors) {
-  const n = t.shape.reduce((a, b) => a * b, 1)
-  const size = n * (t.dtype === 'float16' ? 2 : 4)
-  const raw = bytes.subarray(at, at + size)
-  at += size
-  if (t.name === 'out.kernel') {
-    const width = t.shape[1] as number
-    const k = new Float32Array(2 * width)
-    for (let d = 0; d < width; d++) k[width + d] = raw.readFloatLE(4 * d) / T
-    parts.push(Buffer.from(k.buffer)); tensors.push({ ...t, shape: [2, width] })
-  } else if (t.name === 'out.bias') {
-    parts.push(Buffer.from(new Float32Array([bias[0] as number, raw.readFloatLE(0) / T + (bias[1] as number)]).buffer)); tensors.push({ ...t, shape: [2] })
-  } else { parts.push(raw); tensors.push(t) }
-}
+const { bin, tensors } = twoLabelOutput(readFileSync(join(out, 'weights.bin')), trained.tensors, T, [bias[0] as number, bias[1] as number])
 const cfg: CnnConfig = { bag: BAG, sequence: SEQUENCE, vectors: VECTORS, vectorScale: trained.scale, filters: trained.filters, widths: trained.widths, tensors }
 const dir = env.TRAIN_OUT ?? join(store, 'sarcasm', '1')
 await mkdir(dir, { recursive: true })
-await writeFile(join(dir, 'weights.bin'), Buffer.concat(parts))
+await writeFile(join(dir, 'weights.bin'), bin)
 await writeFile(join(dir, 'weights.json'), JSON.stringify(cfg, null, 1) + '\n')
 const probeAt = sets.length - 1
 const probes = served(probeAt).map((v) => softmax(Float64Array.from([bias[0] as number, v / T + (bias[1] as number)])))
@@ -128,7 +111,7 @@ await writeFile(join(dir, 'reference.json'), JSON.stringify({ note: 'probabiliti
 const trainerArgs = [...TRAINER, ...(env.SARCASM_TRAINER ?? '').split(' ').filter(Boolean)].join(' ')
 const architecture = `A hashed n-gram bag (dim ${trained.dim}, ${BAG.buckets} buckets of word unigrams and bigrams; float16) beside a 1-D convolution over the words (${VECTORS}, frozen, ${vectors.dim} dimensions, times ${trained.scale}; ${SEQUENCE.oovBuckets} learned float16 rows for tokens the table lacks; ${trained.filters} filters of widths ${trained.widths.join(', ')}, ReLU, max over positions), into one logit per head: served, ${trained.heads.slice(1).join(', ')}. Trained by training/abuse_encoder.py (PyTorch, seed ${SEED}, ${trainerArgs}): the served head on every set (irony tweets, headlines, iSarcasmEval, forums, ordinary texts), each domain weighted as before; the irony, headlines and forums heads each on their own set (ordinary texts negative for all), shaping the shared encoder only. ${data.train.length} training rows. The served logit divided by a temperature of ${T.toFixed(3)} plus a bias per label, fitted on half of the validation rows and folded into the output layer.`
 const metrics: ModelManifest['metrics'] = []
-const forward = cnnForward(cfg, cnnTensors(cfg, Buffer.concat(parts)), vectors)
+const forward = cnnForward(cfg, cnnTensors(cfg, bin), vectors)
 for (const [i, v] of data.validation.entries()) {
   const probs = v.rows.map((r) => softmax(forward(r.text)))
   const gold = v.rows.map((r) => labels.indexOf(r.label))
