@@ -1,11 +1,12 @@
 // What the face-crop studies (training/facecrop*.ts; docs/models/facial_emotion.md) share: the
 // unlabelled pictures they read and Human set up with lib/image/worker.ts's face settings (emotion off:
 // only the boxes are wanted). Importing it starts TF.js's wasm backend and loads Human.
-import { readdirSync, statSync } from 'node:fs'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { getTf } from '../lib/tf.js'
 import { fileIO } from '../lib/tf-io.js'
+import { decodeImage } from '../lib/image/decode.js'
 
 /** ../shared's image sets (COCO-128, the ImageNet sample, the FER sample) */
 export const SHARED = join(import.meta.dirname, '..', '..', 'shared', 'datasets', 'images')
@@ -39,3 +40,21 @@ export const human = new Human({
   object: { enabled: false }
 })
 await human.load()
+
+/** a picture as the image worker reads it (at most 1024 px a side) and the face boxes [x, y, w, h]
+ * Human finds in it; undefined when it does not decode or has no face */
+export async function humanFaces (file: string): Promise<{ img: Awaited<ReturnType<typeof decodeImage>>, boxes: number[][] } | undefined> {
+  let img: Awaited<ReturnType<typeof decodeImage>>
+  try { img = await decodeImage(readFileSync(file), 50_000_000, 1024) } catch { return undefined } // not an image after all
+  const input = human.tf.tensor4d(img.data, [1, img.height, img.width, 3], 'int32')
+  const found = (await human.detect(input)).face as Array<{ box: number[] }>
+  input.dispose()
+  return found.length === 0 ? undefined : { img, boxes: found.map((f) => f.box) }
+}
+
+/** intersection over union of two boxes [x, y, w, h] */
+export function iou (a: number[], b: number[]): number {
+  const w = Math.max(0, Math.min(a[0]! + a[2]!, b[0]! + b[2]!) - Math.max(a[0]!, b[0]!))
+  const h = Math.max(0, Math.min(a[1]! + a[3]!, b[1]! + b[3]!) - Math.max(a[1]!, b[1]!))
+  return w * h / (a[2]! * a[3]! + b[2]! * b[3]! - w * h)
+}

@@ -4,10 +4,8 @@
 // crops overlap, and the time of each detector. No expression label is read: unlabelled images as
 // in training/facecrop.ts, and the FER sample's pictures (labels not opened) to see whether either
 // detector finds faces in 48 px crops. Run: node --import tsx training/facecrop-detectors.ts
-import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { decodeImage } from '../lib/image/decode.js'
-import { human, images, require, SHARED, tf } from './facecrop-common.js'
+import { humanFaces, images, iou, require, SHARED, tf } from './facecrop-common.js'
 import { cropFor } from '../lib/image/expression.js'
 
 const here = import.meta.dirname
@@ -21,23 +19,16 @@ const faceapi = require(join(faRoot, 'dist/face-api.node-wasm.js')) as {
 }
 for (const n of ['ssdMobilenetv1', 'tinyFaceDetector', 'faceLandmark68Net'] as const) await faceapi.nets[n].loadFromDisk(join(faRoot, 'model'))
 const detectors = { ssd: new faceapi.SsdMobilenetv1Options({ minConfidence: 0.5 }), tiny: new faceapi.TinyFaceDetectorOptions({}) }
-const iou = (a: number[], b: number[]) => {
-  const w = Math.max(0, Math.min(a[0]! + a[2]!, b[0]! + b[2]!) - Math.max(a[0]!, b[0]!))
-  const h = Math.max(0, Math.min(a[1]! + a[3]!, b[1]! + b[3]!) - Math.max(a[1]!, b[1]!))
-  return w * h / (a[2]! * a[3]! + b[2]! * b[3]! - w * h)
-}
 async function compare (name: string, files: string[]) {
   const n = { faces: 0, ssd: 0, tiny: 0, both: 0 }
   const ms = { ssd: 0, tiny: 0 }
   let images = 0
   const overlap: number[] = []
   for (const f of files) {
-    let img: Awaited<ReturnType<typeof decodeImage>>
-    try { img = await decodeImage(readFileSync(f), 50_000_000, 1024) } catch { continue }
-    const input = human.tf.tensor4d(img.data, [1, img.height, img.width, 3], 'int32')
-    const found = (await human.detect(input)).face as Array<{ box: number[] }>
-    input.dispose()
-    if (found.length === 0) continue
+    const seen = await humanFaces(f)
+    if (seen === undefined) continue
+    const { img } = seen
+    const found = seen.boxes.map((box) => ({ box }))
     images++
     const crops: Record<string, number[][]> = {}
     for (const [k, o] of Object.entries(detectors)) {

@@ -10,11 +10,9 @@
 // sample's pictures, labels not opened, where SSD finds no face and the old widened box is compared).
 // Rule 3 (the tiny net, once) was measured once and dropped: FER sample 0.662 -> 0.492 (docs/models/facial_emotion.md).
 // Run: node --import tsx training/facecrop-landmarks.ts
-import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { decodeImage } from '../lib/image/decode.js'
-import { human, images, require, SHARED, tf } from './facecrop-common.js'
-import { cropFor, MARGIN } from '../lib/image/expression.js'
+import { humanFaces, images, iou, require, SHARED, tf } from './facecrop-common.js'
+import { cropFor, widened } from '../lib/image/expression.js'
 
 const here = import.meta.dirname
 interface Box { x: number, y: number, width: number, height: number }
@@ -42,15 +40,9 @@ async function landmarkCrop (net: LandmarkNet, image: unknown, width: number, he
     face.dispose()
   }
 }
-const widened = (b: number[]) => [b[0]! - MARGIN * b[2]!, b[1]! - MARGIN * b[3]!, (1 + 2 * MARGIN) * b[2]!, (1 + 2 * MARGIN) * b[3]!]
 const clip = (b: number[], w: number, h: number) => {
   const x = Math.max(0, b[0]!); const y = Math.max(0, b[1]!)
   return [x, y, Math.min(w, b[0]! + b[2]!) - x, Math.min(h, b[1]! + b[3]!) - y]
-}
-const iou = (a: number[], b: number[]) => {
-  const w = Math.max(0, Math.min(a[0]! + a[2]!, b[0]! + b[2]!) - Math.max(a[0]!, b[0]!))
-  const h = Math.max(0, Math.min(a[1]! + a[3]!, b[1]! + b[3]!) - Math.max(a[1]!, b[1]!))
-  return w * h / (a[2]! * a[3]! + b[2]! * b[3]! - w * h)
 }
 const summary = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b)
@@ -65,12 +57,10 @@ async function compare (name: string, files: string[]) {
   const vsWidened: Record<string, number[]> = Object.fromEntries(VARIANTS.map((v) => [v, []]))
   const scale: number[] = []
   for (const f of files) {
-    let img: Awaited<ReturnType<typeof decodeImage>>
-    try { img = await decodeImage(readFileSync(f), 50_000_000, 1024) } catch { continue }
-    const input = human.tf.tensor4d(img.data, [1, img.height, img.width, 3], 'int32')
-    const found = (await human.detect(input)).face as Array<{ box: number[] }>
-    input.dispose()
-    if (found.length === 0) continue
+    const seen = await humanFaces(f)
+    if (seen === undefined) continue
+    const { img } = seen
+    const found = seen.boxes.map((box) => ({ box }))
     imagesWithFace++
     const t = tf.tensor3d(img.data, [img.height, img.width, 3], 'int32')
     let t0 = performance.now()

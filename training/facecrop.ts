@@ -13,8 +13,7 @@
 // labelled csv). Run: node --import tsx training/facecrop.ts
 import { readFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
-import { decodeImage } from '../lib/image/decode.js'
-import { human, images, require, SHARED, tf } from './facecrop-common.js'
+import { humanFaces, images, require, SHARED, tf } from './facecrop-common.js'
 
 const here = import.meta.dirname
 const FETCHED = join(here, 'data', 'faces-own')
@@ -43,12 +42,10 @@ const files = [
 const inside = (b: number[], x: number, y: number) => x >= b[0]! && x <= b[0]! + b[2]! && y >= b[1]! && y <= b[1]! + b[3]!
 const centre = (b: number[]) => [b[0]! + b[2]! / 2, b[1]! + b[3]! / 2] as const
 for (const { f, group } of files) {
-  let img: Awaited<ReturnType<typeof decodeImage>>
-  try { img = await decodeImage(readFileSync(f), 50_000_000, 1024) } catch { continue } // not an image after all
-  const input = human.tf.tensor4d(img.data, [1, img.height, img.width, 3], 'int32')
-  const found = (await human.detect(input)).face as Array<{ box: number[] }>
-  input.dispose()
-  if (found.length === 0) continue
+  const seen = await humanFaces(f)
+  if (seen === undefined) continue
+  const { img } = seen
+  const found = seen.boxes.map((box) => ({ box }))
   const t = tf.tensor3d(img.data, [img.height, img.width, 3], 'int32')
   const fa = await faceapi.detectAllFaces(t, new faceapi.SsdMobilenetv1Options({ minConfidence: 0.5 })).withFaceLandmarks()
   t.dispose()

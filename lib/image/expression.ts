@@ -43,7 +43,7 @@ export function loadExpressionNet (rule: FaceCrop): Promise<FaceApi> {
 }
 
 type Tensor = ReturnType<TF['tensor3d']>
-const widened = (b: number[]) => [b[0]! - MARGIN * b[2]!, b[1]! - MARGIN * b[3]!, (1 + 2 * MARGIN) * b[2]!, (1 + 2 * MARGIN) * b[3]!]
+export const widened = (b: number[]): number[] => [b[0]! - MARGIN * b[2]!, b[1]! - MARGIN * b[3]!, (1 + 2 * MARGIN) * b[2]!, (1 + 2 * MARGIN) * b[3]!]
 /** box [x, y, w, h] in whole pixels, clipped to the image (at least 1 x 1) */
 function clipped (b: number[], width: number, height: number): [number, number, number, number] {
   const x = Math.min(width - 1, Math.max(0, Math.round(b[0]!)))
