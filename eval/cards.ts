@@ -5,6 +5,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { scanStore } from '../lib/registry.js'
 import type { InputCalibration } from '../lib/text/calibration.js'
+import { classifierLoader } from '../lib/text/classifier-kinds.js'
 
 interface Extra { tags?: Record<string, { id: string, name: string }>, calibration?: { method: string, temperature: number, byInput?: InputCalibration } }
 
@@ -15,7 +16,7 @@ const summary: string[] = []
 const ENGLISH = ['sentiment', 'emotion', 'sarcasm', 'intent', 'new_intent', 'taxonomy']
 for (const info of await scanStore(join(root, 'model-store'))) {
   // the other classifiers (abuse, target sentiment, the multilingual ones) have hand-written cards
-  if ((info.manifest.kind !== 'text-classifier' && info.manifest.kind !== 'text-cnn') || !ENGLISH.includes(info.name)) continue
+  if (classifierLoader(info.manifest.kind) === undefined || !ENGLISH.includes(info.name)) continue
   for (const x of info.manifest.metrics) {
     const split = x.split.includes('leave one domain out') ? 'trained without this domain' : x.split
     summary.push(`| [${info.name}](${info.name}.md) | ${x.dataset} | ${split} | ${x.metric} | ${x.value.toFixed(3)} | ${x.baseline ?? ''} |`)

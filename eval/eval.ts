@@ -6,8 +6,7 @@ import { join } from 'node:path'
 import { getTf } from '../lib/tf.js'
 import { scanStore, type ModelInfo } from '../lib/registry.js'
 import type { TF } from '../lib/tf.js'
-import { loadTextClassifier } from '../lib/text/classifier.js'
-import { loadCnnClassifier } from '../lib/text/cnn-classifier.js'
+import { classifierLoader } from '../lib/text/classifier-kinds.js'
 import { inputCalibrationOf, withoutInputCalibration } from '../lib/text/calibration.js'
 import { OPS } from '../training/ops.js'
 import { argmax, confusion, ece, fitsTemperature } from '../training/metrics.js'
@@ -32,8 +31,8 @@ for (const info of await scanStore(store)) {
   }
   if (NEW_OPS.includes(info.name)) { rows.push(...await evaluateNewOp(info, tf, (s) => process.stderr.write(s + '\n'))); continue }
   const spec = OPS[info.name]
-  if ((info.manifest.kind !== 'text-classifier' && info.manifest.kind !== 'text-cnn') || spec === undefined) continue
-  const load = info.manifest.kind === 'text-cnn' ? loadCnnClassifier : loadTextClassifier
+  const load = classifierLoader(info.manifest.kind)
+  if (load === undefined || spec === undefined) continue
   const model = await load(info.dir, info.manifest, tf, { imageMaxPixels: 0 })
   // the same model without its calibration by input (lib/text/calibration.ts), for the 'before' figure
   const bare = inputCalibrationOf(info.manifest) === undefined ? undefined : await load(info.dir, withoutInputCalibration(info.manifest), tf, { imageMaxPixels: 0 })

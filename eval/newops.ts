@@ -4,8 +4,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ModelInfo } from '../lib/registry.js'
 import type { TF } from '../lib/tf.js'
-import { loadTextClassifier } from '../lib/text/classifier.js'
-import { loadCnnClassifier } from '../lib/text/cnn-classifier.js'
+import { loaderOfClassifier } from '../lib/text/classifier-kinds.js'
 import { nounPhrases } from '../lib/text/phrases.js'
 import { phraseKey } from '../lib/text/keywords-tokens.js'
 import { decodeImage } from '../lib/image/decode.js'
@@ -20,8 +19,7 @@ import { calibrationRow, heldHalf, pooledCalibrationRow, type CalibrationHalf } 
 export const NEW_OPS = ['abuse', 'target_sentiment', 'custom_classifier', 'phrase_extractor', 'nsfw']
 
 async function classifier (info: ModelInfo, tf: TF, spec: Pick<TextModelSpec, 'validation'>): Promise<EvalRow[]> {
-  const load = info.manifest.kind === 'text-cnn' ? loadCnnClassifier : loadTextClassifier
-  const model = await load(info.dir, info.manifest, tf, { imageMaxPixels: 0 })
+  const model = await loaderOfClassifier(info.manifest.kind)(info.dir, info.manifest, tf, { imageMaxPixels: 0 })
   const index = new Map(info.manifest.labels.map((l, i) => [l, i]))
   const rows: EvalRow[] = []
   const name = `${info.name} v${info.version}`

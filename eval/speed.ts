@@ -8,8 +8,7 @@ import { cpus } from 'node:os'
 import { join } from 'node:path'
 import { getTf } from '../lib/tf.js'
 import { scanStore } from '../lib/registry.js'
-import { loadTextClassifier } from '../lib/text/classifier.js'
-import { loadCnnClassifier } from '../lib/text/cnn-classifier.js'
+import { classifierLoader } from '../lib/text/classifier-kinds.js'
 
 const root = join(import.meta.dirname, '..')
 const { tf, backend } = await getTf()
@@ -17,8 +16,9 @@ const sample = ['great phone, love it', 'worst service ever, never again', 'the 
 const texts = (n: number) => Array.from({ length: n }, (_, i) => sample[i % sample.length] as string)
 const lines: string[] = [`Inference speed, ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores (${cpus()[0]?.model ?? 'cpu'}), TensorFlow.js ${backend}, one thread`, '', '| model | batch of 1 (texts/s) | batch of 32 | batch of 1000 |', '|---|---:|---:|---:|']
 for (const info of await scanStore(join(root, 'model-store'))) {
-  if (info.manifest.kind !== 'text-classifier' && info.manifest.kind !== 'text-cnn') continue
-  const model = await (info.manifest.kind === 'text-cnn' ? loadCnnClassifier : loadTextClassifier)(info.dir, info.manifest, tf, { imageMaxPixels: 0 })
+  const load = classifierLoader(info.manifest.kind)
+  if (load === undefined) continue
+  const model = await load(info.dir, info.manifest, tf, { imageMaxPixels: 0 })
   const rate = async (n: number) => {
     const batch = texts(n)
     // half a second unmeasured first: the JIT compiles the hot paths

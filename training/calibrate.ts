@@ -10,8 +10,8 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { getTf } from '../lib/tf.js'
 import type { ModelManifest } from '../schemas/model-manifest.js'
-import { loadTextClassifier } from '../lib/text/classifier.js'
-import { loadCnnClassifier, type CnnConfig } from '../lib/text/cnn-classifier.js'
+import { shapeConfig, type CnnConfig } from '../lib/text/cnn-classifier.js'
+import { loaderOfClassifier } from '../lib/text/classifier-kinds.js'
 import { inputShape, recalibrate, toLogits, withoutInputCalibration, type InputCalibration, type InputShape } from '../lib/text/calibration.js'
 import type { FeatureConfig } from '../lib/text/features.js'
 import { loadSharedVectors } from '../lib/text/word-vectors.js'
@@ -32,8 +32,8 @@ export async function calibrate (op: string, dir: string, log: (s: string) => vo
   // the scores as served without calibration by input: what it is fitted on
   // a text-cnn model (lib/text/cnn-classifier.ts) keeps its n-gram features and word vectors in weights.json
   const cnn = manifest.kind === 'text-cnn' ? JSON.parse(await readFile(join(dir, 'weights.json'), 'utf8')) as CnnConfig : undefined
-  const model = await (cnn === undefined ? loadTextClassifier : loadCnnClassifier)(dir, withoutInputCalibration(manifest), tf, { imageMaxPixels: 0 })
-  const cfg = cnn === undefined ? JSON.parse(await readFile(join(dir, 'features.json'), 'utf8')) as FeatureConfig : { ...(cnn.bag ?? { buckets: 1, charNgrams: [], wordBigrams: false, maxFeatures: 1, maxChars: cnn.sequence.maxChars }), vectors: cnn.vectors }
+  const model = await loaderOfClassifier(manifest.kind)(dir, withoutInputCalibration(manifest), tf, { imageMaxPixels: 0 })
+  const cfg = cnn === undefined ? JSON.parse(await readFile(join(dir, 'features.json'), 'utf8')) as FeatureConfig : shapeConfig(cnn)
   const vectors = cfg.vectors === undefined ? undefined : await loadSharedVectors(dir, cfg.vectors)
   const multi = manifest.outputs[0]?.name === 'scores'
   const index = new Map(manifest.labels.map((l, i) => [l, i]))

@@ -45,6 +45,13 @@ const YIELD_TEXTS = 64
 /** the convolution's per-token parts of this many most frequent words (and of the learned rows) are kept once computed: at most 4 x (this + oovBuckets) x filters x (sum of widths) bytes */
 const CACHED_WORDS = 10_000
 
+/** The features a text's shape for the calibration by input (lib/text/calibration.ts inputShape) is read
+ * with: the n-gram bag's, or for a model without one, only the sequence's character limit; and the
+ * shared word-vector table. */
+export function shapeConfig (cfg: CnnConfig): FeatureConfig {
+  return { ...(cfg.bag ?? { buckets: 1, charNgrams: [], wordBigrams: false, maxFeatures: 1, maxChars: cfg.sequence.maxChars }), vectors: cfg.vectors }
+}
+
 /** weights.bin, read once per process for every text worker (lib/text/shared-memory.ts). */
 export async function shareCnnClassifier (dir: string): Promise<Record<string, SharedArray>> {
   return { weights: await readFileShared(join(dir, 'weights.bin')) }
@@ -268,7 +275,7 @@ export const loadCnnClassifier: ModelLoader = async (dir, manifest) => {
   // rescaled by a temperature of its own (its token count and share of words with a word vector)
   const byInput = inputCalibrationOf(manifest)
   if (byInput !== undefined && byInput.bias.length !== labels) throw new Error(`${dir}: the calibration by input has ${byInput.bias.length} label biases for ${labels} labels`)
-  const shape: FeatureConfig = cfg.bag ?? { buckets: 1, charNgrams: [], wordBigrams: false, maxFeatures: 1, maxChars: cfg.sequence.maxChars }
+  const shape = shapeConfig(cfg)
   const loaded: LoadedModel<string, number[]> = {
     manifest,
     predict: async (texts) => {
