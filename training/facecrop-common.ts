@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path'
 import { getTf } from '../lib/tf.js'
 import { fileIO } from '../lib/tf-io.js'
 import { decodeImage } from '../lib/image/decode.js'
+import { iou as boxIou } from '../eval/images.js'
 
 /** ../shared's image sets (COCO-128, the ImageNet sample, the FER sample) */
 export const SHARED = join(import.meta.dirname, '..', '..', 'shared', 'datasets', 'images')
@@ -52,9 +53,6 @@ export async function humanFaces (file: string): Promise<{ img: Awaited<ReturnTy
   return found.length === 0 ? undefined : { img, boxes: found.map((f) => f.box) }
 }
 
-/** intersection over union of two boxes [x, y, w, h] */
-export function iou (a: number[], b: number[]): number {
-  const w = Math.max(0, Math.min(a[0]! + a[2]!, b[0]! + b[2]!) - Math.max(a[0]!, b[0]!))
-  const h = Math.max(0, Math.min(a[1]! + a[3]!, b[1]! + b[3]!) - Math.max(a[1]!, b[1]!))
-  return w * h / (a[2]! * a[3]! + b[2]! * b[3]! - w * h)
-}
+const asBox = (b: number[]) => ({ x: b[0]!, y: b[1]!, width: b[2]!, height: b[3]! })
+/** intersection over union of two boxes [x, y, w, h] (eval/images.ts iou) */
+export const iou = (a: number[], b: number[]): number => boxIou(asBox(a), asBox(b))
