@@ -9,6 +9,7 @@ import { scanStore } from '../lib/registry.js'
 import { getTf, type TF } from '../lib/tf.js'
 import type { LoadedModel } from '../lib/models.js'
 import { loadTextClassifier } from '../lib/text/classifier.js'
+import { loaderOfClassifier } from '../lib/text/classifier-kinds.js'
 import { loadKeywords, type KeywordInput } from '../lib/text/keywords.js'
 import { loadLanguageId, routeLanguage, type Detection } from '../lib/text/langid.js'
 import { DATASETS } from '../training/data.js'
@@ -71,7 +72,7 @@ async function opRows (tf: TF, op: string, data: Record<string, LangRow[]>, det:
   const enInfo = infos.find((i) => i.name === op)
   if (multiInfo === undefined) return []
   const multi = await loadTextClassifier(multiInfo.dir, multiInfo.manifest, tf, { imageMaxPixels: 0 }) as LoadedModel<string, number[]>
-  const english = enInfo === undefined ? undefined : await loadTextClassifier(enInfo.dir, enInfo.manifest, tf, { imageMaxPixels: 0 }) as LoadedModel<string, number[]>
+  const english = enInfo === undefined ? undefined : await loaderOfClassifier(enInfo.manifest.kind)(enInfo.dir, enInfo.manifest, tf, { imageMaxPixels: 0 }) as LoadedModel<string, number[]>
   const rows: EvalRow[] = []
   const name = `${multiInfo.name} v${multiInfo.version}`
   const halves: CalibrationHalf[] = []

@@ -46,7 +46,14 @@ ap.add_argument('--negatives', default='ordinary', help='sets whose rows are neg
 ap.add_argument('--row-weights', action='store_true', help="multiply each row's weight by weight.bin (training/abuse-export.ts writes it for weighted rows)")
 ap.add_argument('--report', default='', help='sets reported after each epoch (default: olid-val, hate-val, ordinary-val): share called positive, F1 of the positive class, accuracy')
 ap.add_argument('--stop-after', type=int, default=0, help='stop after this many epochs of the --epochs schedule (0: all)')
+ap.add_argument('--classes', type=int, default=0, help='a served head of this many labels (the label column is the label index; -1: no label fits) instead of one logit; no --tasks')
+ap.add_argument('--loss', default='softmax', choices=['softmax', 'sigmoid'], help='with --classes: one softmax over the labels, or a sigmoid per label (independent scores)')
+ap.add_argument('--balance', action='store_true', help='with --classes: each label weighs alike in the loss (at most 10x)')
+ap.add_argument('--bag-lr', type=float, default=0, help="the n-gram bag's learning rate (0: --lr)")
+ap.add_argument('--mean-hidden', type=int, default=0, help="the text's word-vector input (vec.bin, lib/text/sentence-input.ts) through this many ReLU units, beside the other parts (0: none)")
 args = ap.parse_args()
+if args.classes and args.tasks:
+    raise SystemExit('--classes takes no --tasks')
 
 torch.manual_seed(args.seed)
 np.random.seed(args.seed)
@@ -62,6 +69,9 @@ seq_off = np.concatenate([[0], np.cumsum(rows[:, 4])])
 names = [s['name'] for s in meta['sets']]
 set_of = rows[:, 0]
 label = rows[:, 1].astype(np.float32)
+vec = None
+if args.mean_hidden:
+    vec = torch.from_numpy(np.fromfile(os.path.join(args.data, 'vec.bin'), dtype=np.float32).reshape(len(rows), meta['vecDim']))
 fold = rows[:, 2] == 1
 
 V, D = meta['vocab'], meta['vdim']
@@ -72,6 +82,8 @@ glove = torch.from_numpy(q * sc[:, None] * args.scale)
 widths = [int(w) for w in args.widths.split(',')] if args.filters > 0 else []
 tasks = [t for t in args.tasks.split(',') if t]
 heads = ['served'] + tasks
+# outputs: one logit per head, or with --classes the served head's labels
+outputs = args.classes or len(heads)
 B = meta['bag']['buckets']
 
 
@@ -94,10 +106,13 @@ class Model(nn.Module):
                 self.proj = nn.Linear(D, args.proj, bias=False)
             self.convs = nn.ModuleList([nn.Conv1d(cin, args.filters, k) for k in widths])
             width += args.filters * len(widths)
+        if args.mean_hidden:
+            self.mean = nn.Linear(meta['vecDim'], args.mean_hidden)
+            width += args.mean_hidden
         self.drop = nn.Dropout(args.dropout)
-        self.out = nn.Linear(width, len(heads))
+        self.out = nn.Linear(width, outputs)
 
-    def forward(self, bag_ids, bag_offsets, bag_weights, seq, lengths):
+    def forward(self, bag_ids, bag_offsets, bag_weights, seq, lengths, v=None):
         parts = []
         if args.dim > 0:
             parts.append(self.bag(bag_ids, bag_offsets, per_sample_weights=bag_weights))
@@ -114,6 +129,8 @@ class Model(nn.Module):
                 # windows t = 0 .. max(n - k, 0) are the text's; ReLU >= 0, so zeroing the others keeps the max
                 valid = (torch.arange(h.shape[2])[None, :] <= torch.clamp(lengths - k, min=0)[:, None]).float()
                 parts.append((h * valid[:, None, :]).max(dim=2).values)
+        if args.mean_hidden:
+            parts.append(F.relu(self.mean(v)))
         return self.out(self.drop(torch.cat(parts, 1)))
 
 
@@ -131,7 +148,8 @@ def batch_of(idx):
         s = seq_all[seq_off[i]:seq_off[i + 1]]
         seq[j, :len(s)] = s
     return (torch.from_numpy(np.concatenate(bl).astype(np.int64)) if bl else torch.zeros(0, dtype=torch.int64),
-            torch.tensor(bo, dtype=torch.int64), torch.from_numpy(np.concatenate(bw)), torch.from_numpy(seq), torch.tensor(ln, dtype=torch.int64))
+            torch.tensor(bo, dtype=torch.int64), torch.from_numpy(np.concatenate(bw)), torch.from_numpy(seq), torch.tensor(ln, dtype=torch.int64),
+            vec[torch.from_numpy(np.asarray(idx, dtype=np.int64))] if vec is not None else None)
 
 
 sid = {n: i for i, n in enumerate(names)}
@@ -144,7 +162,7 @@ target = np.zeros((n, len(heads)), dtype=np.float32)
 weight = np.zeros((n, len(heads)), dtype=np.float32)
 for h, name in enumerate(heads):
     own = served_sets if name == 'served' else {sid[name]}
-    for s in own | {sid[x] for x in args.negatives.split(',')}:
+    for s in own | {sid[x] for x in args.negatives.split(',') if x}:
         m = is_train & (set_of == s)
         target[m, h] = label[m]
         weight[m, h] = args.hate_weight if (name == 'served' and s == sid.get('hate')) else 1.0
@@ -156,10 +174,32 @@ for h, name in enumerate(heads):
     tot = pos + neg
     weight[:, h] *= np.where(target[:, h] == 1, min(10, tot / (2 * pos)), min(10, tot / (2 * neg)))
 
+if args.classes:
+    # the served head's labels: one-hot targets (all zeros for a row no label fits), row weights on the
+    # served sets' rows and the negatives' (rows whose label is -1 where no label fits)
+    lab = rows[:, 1]
+    member = is_train & np.isin(set_of, list(served_sets | {sid[x] for x in args.negatives.split(',') if x}))
+    target = np.zeros((n, args.classes), dtype=np.float32)
+    ok = member & (lab >= 0)
+    target[np.nonzero(ok)[0], lab[ok]] = 1
+    weight = member.astype(np.float32)
+    if args.row_weights:
+        weight *= np.fromfile(os.path.join(args.data, 'weight.bin'), dtype=np.float32)
+    if args.balance:
+        mass = np.array([(weight * (lab == c)).sum() for c in range(args.classes)])
+        mean = weight.sum() / (args.classes + (1 if (member & (lab < 0)).any() else 0))
+        factor = np.where(lab >= 0, np.minimum(10, mean / np.maximum(mass[np.clip(lab, 0, None)], 1e-9)), 1.0)
+        weight = (weight * factor).astype(np.float32)
+    weight = weight[:, None]
+
 model = Model()
 sparse = [p for name, p in model.named_parameters() if name in ('bag.weight', 'oov.weight')]
 dense = [p for name, p in model.named_parameters() if name not in ('bag.weight', 'oov.weight')]
-opts = [torch.optim.Adam(dense, lr=args.lr, weight_decay=args.wd)] + ([torch.optim.SparseAdam(sparse, lr=args.lr)] if sparse else [])
+if args.bag_lr and args.dim > 0:
+    groups = [{'params': [model.bag.weight], 'lr': args.bag_lr}] + ([{'params': [model.oov.weight]}] if widths else [])
+    opts = [torch.optim.Adam(dense, lr=args.lr, weight_decay=args.wd), torch.optim.SparseAdam(groups, lr=args.lr)]
+else:
+    opts = [torch.optim.Adam(dense, lr=args.lr, weight_decay=args.wd)] + ([torch.optim.SparseAdam(sparse, lr=args.lr)] if sparse else [])
 order = np.nonzero(is_train)[0]
 steps = args.epochs * ((len(order) + args.batch - 1) // args.batch)
 scheds = [torch.optim.lr_scheduler.LambdaLR(o, lambda s: 1 - s / steps) for o in opts]
@@ -173,7 +213,7 @@ def logits(idx, bs=512):
         for a in range(0, len(idx), bs):
             out.append(model(*batch_of(idx[a:a + bs])).numpy())
     model.train()
-    return np.concatenate(out) if out else np.zeros((0, len(heads)), dtype=np.float32)
+    return np.concatenate(out) if out else np.zeros((0, outputs), dtype=np.float32)
 
 
 def macro_f1(y, p):
@@ -196,7 +236,24 @@ def report_sets(tag):
     print(f'  {tag}: ' + ', '.join(msg), flush=True)
 
 
+def report_classes(tag):
+    msg = []
+    for s in args.report.split(','):
+        idx = np.nonzero(set_of == sid[s])[0]
+        z = logits(idx)
+        y = rows[idx, 1]
+        top = z.argmax(1)
+        has = y >= 0
+        m = f'{s} acc {(top[has] == y[has]).mean():.4f}' if has.any() else s
+        if (~has).any():
+            m += f' none-low {(z[~has].max(1) < 0).mean():.4f}'
+        msg.append(m)
+    print(f'  {tag}: ' + ', '.join(msg), flush=True)
+
+
 def report(tag):
+    if args.classes:
+        return report_classes(tag)
     if args.report:
         return report_sets(tag)
     msg = []
@@ -214,7 +271,10 @@ for epoch in range(args.stop_after or args.epochs):
     for a in range(0, len(order), args.batch):
         idx = order[a:a + args.batch]
         z = model(*batch_of(idx))
-        loss = (F.binary_cross_entropy_with_logits(z, torch.from_numpy(target[idx]), reduction='none') * torch.from_numpy(weight[idx])).sum() / len(idx)
+        if args.classes and args.loss == 'softmax':
+            loss = (F.cross_entropy(z, torch.from_numpy(target[idx]), reduction='none') * torch.from_numpy(weight[idx][:, 0])).sum() / len(idx)
+        else:
+            loss = (F.binary_cross_entropy_with_logits(z, torch.from_numpy(target[idx]), reduction='none') * torch.from_numpy(weight[idx])).sum() / len(idx)
         for o in opts:
             o.zero_grad()
         loss.backward()
@@ -244,11 +304,14 @@ if widths:
     for k, conv in zip(widths, model.convs):
         tensors.append((f'conv{k}.kernel', conv.weight))  # [filters, D, k]
         tensors.append((f'conv{k}.bias', conv.bias))
-tensors.append(('out.kernel', model.out.weight))  # [heads, width]
+if args.mean_hidden:
+    tensors.append(('mean.kernel', model.mean.weight))  # [hidden, vecDim]
+    tensors.append(('mean.bias', model.mean.bias))
+tensors.append(('out.kernel', model.out.weight))  # [heads or labels, width]
 tensors.append(('out.bias', model.out.bias))
 with open(os.path.join(args.out, 'weights.bin'), 'wb') as f:
     for name, t in tensors:
         f.write(t.detach().numpy().astype(np.float16 if name in HALF else np.float32).tobytes())
-json.dump({'heads': heads, 'dim': args.dim, 'filters': args.filters, 'widths': widths, 'scale': args.scale,
+json.dump({'heads': heads, 'classes': args.classes, 'loss': args.loss if args.classes else 'sigmoid', 'meanHidden': args.mean_hidden, 'dim': args.dim, 'filters': args.filters, 'widths': widths, 'scale': args.scale,
            'tensors': [{'name': name, 'shape': list(t.shape), 'dtype': 'float16' if name in HALF else 'float32'} for name, t in tensors], 'args': vars(args)},
           open(os.path.join(args.out, 'weights.json'), 'w'), indent=1)

@@ -7,7 +7,10 @@
 //   the table lacks; optionally projected to fewer dimensions by a linear map (each row's projection
 //   is computed once per thread, when a text first uses it); one filter bank per width, ReLU, the
 //   maximum over positions;
-//   their concatenation into one logit per label and a softmax.
+//   optionally the text's word-vector input (lib/text/sentence-input.ts: the SIF-weighted mean of its word
+//   vectors, as the text-classifier models read it) through a layer of ReLU units;
+//   their concatenation into one logit per label, and a softmax (or, for independent scores, a sigmoid
+//   per label).
 // The convolution is computed per token first: every token's vector times one [dim x (filters x sum
 // of widths)] matrix gives what it adds to each window it is in, and a window's value is the sum of
 // its tokens' parts. A text is scored alone (a batch is a loop), so a text alone equals itself in a
@@ -22,6 +25,7 @@ import { loadSharedVectors, type WordVectors } from './word-vectors.js'
 import { readFileShared, shared, type SharedArray } from './shared-memory.js'
 import { halves } from './shared-tables.js'
 import { inputCalibrationOf, inputShape, recalibrate } from './calibration.js'
+import { meanPart, tokenInput, type CnnGetter, type CnnPart } from './cnn-inputs.js'
 
 export interface CnnTensor { name: string, shape: number[], dtype: 'float16' | 'float32' }
 /** weights.json: the model's configuration and the tensors of weights.bin, in file order */
@@ -36,6 +40,10 @@ export interface CnnConfig {
   /** filters per width */
   filters: number
   widths: number[]
+  /** the word-vector input (these features' lib/text/sentence-input.ts) through `hidden` ReLU units (mean.kernel [hidden, input], mean.bias); none when absent */
+  mean?: { features: FeatureConfig, hidden: number }
+  /** softmax over the labels (absent), or an independent sigmoid per label */
+  output?: 'softmax' | 'sigmoid'
   /** bag (float16, [buckets, dim]), oov (float16, [oovBuckets, vector dim]), optionally proj.kernel ([proj, vector dim]), conv<k>.kernel ([filters, proj or vector dim, k]), conv<k>.bias, out.kernel ([labels, width]), out.bias */
   tensors: CnnTensor[]
 }
@@ -83,9 +91,9 @@ export function cnnTensors (cfg: CnnConfig, bytes: Uint8Array): Map<string, { sh
 /** A text's label logits: the model's forward pass (the loader's predict applies the softmax). */
 export type CnnForward = (text: string) => Float64Array
 type Tensors = ReturnType<typeof cnnTensors>
-type Getter = (name: string, dtype: 'float16' | 'float32') => { shape: number[], values: Uint16Array | Float32Array }
+type Getter = CnnGetter
 /** writes a part of the features of `text` into h from `at` */
-type Part = (text: string, h: Float64Array, at: number) => void
+type Part = CnnPart
 
 /** The forward pass of a text-cnn model from its configuration, tensors and the word-vector table. */
 export function cnnForward (cfg: CnnConfig, tensors: Tensors, vectors: WordVectors): CnnForward {
@@ -96,8 +104,11 @@ export function cnnForward (cfg: CnnConfig, tensors: Tensors, vectors: WordVecto
   }
   const bag = cfg.bag === undefined ? null : bagPart(cfg.bag, get)
   const conv = cfg.widths.length === 0 ? null : convPart(cfg, get, vectors)
+  const mean = cfg.mean === undefined ? null : meanPart(cfg.mean, get, vectors)
   const dim = bag?.width ?? 0
-  const width = dim + (conv?.width ?? 0)
+  const convAt = dim
+  const meanAt = convAt + (conv?.width ?? 0)
+  const width = meanAt + (mean?.width ?? 0)
   const outK = get('out.kernel', 'float32')
   const outB = get('out.bias', 'float32').values
   const labels = outK.shape[0] as number
@@ -105,7 +116,8 @@ export function cnnForward (cfg: CnnConfig, tensors: Tensors, vectors: WordVecto
   const h = new Float64Array(width)
   return (text) => {
     bag?.run(text, h, 0)
-    conv?.run(text, h, dim)
+    conv?.run(text, h, convAt)
+    mean?.run(text, h, meanAt)
     const z = new Float64Array(labels)
     for (let c = 0; c < labels; c++) {
       let s = outB[c] as number
@@ -212,49 +224,6 @@ function convPart (cfg: CnnConfig, get: Getter, vectors: WordVectors): { width: 
   }
 }
 
-/** what the convolution reads for a token id: its word vector (times vectorScale) or learned row, projected when the model has proj.kernel */
-function tokenInput (cfg: CnnConfig, get: Getter, vectors: WordVectors): { width: number, of: (id: number) => Float64Array } {
-  const lut = halves()
-  const D = vectors.dim
-  const oov = get('oov', 'float16')
-  const table = oov.values as Uint16Array
-  if (oov.shape[0] !== cfg.sequence.oovBuckets || oov.shape[1] !== D) throw new Error(`the oov table is ${oov.shape.join(' x ')}, not ${cfg.sequence.oovBuckets} x ${D}`)
-  const x = new Float64Array(D)
-  const vectorOf = (id: number) => {
-    x.fill(0)
-    if (id < vectors.size) vectors.addRow(id, cfg.vectorScale, x)
-    else for (let d = 0, at = (id - vectors.size) * D; d < D; d++, at++) x[d] = lut[table[at] as number] as number
-    return x
-  }
-  const proj = cfg.tensors.some((t) => t.name === 'proj.kernel') ? get('proj.kernel', 'float32') : undefined
-  if (proj === undefined) return { width: D, of: vectorOf }
-  if (proj.shape[1] !== D) throw new Error(`proj.kernel is ${proj.shape.join(' x ')}, the vectors have ${D} dimensions`)
-  const R = proj.shape[0] as number
-  const P = proj.values
-  // each row's projection, made when a text first uses it: the pages of rows never used stay unallocated
-  const rows = vectors.size + cfg.sequence.oovBuckets
-  const projected = new Float32Array(rows * R)
-  const done = new Uint8Array(rows)
-  const u = new Float64Array(R)
-  return {
-    width: R,
-    of: (id) => {
-      const at = id * R
-      if (done[id] === 0) {
-        vectorOf(id)
-        for (let r = 0, m = 0; r < R; r++) {
-          let s = 0
-          for (let d = 0; d < D; d++, m++) s += (x[d] as number) * (P[m] as number)
-          projected[at + r] = s
-        }
-        done[id] = 1
-      }
-      for (let r = 0; r < R; r++) u[r] = projected[at + r] as number
-      return u
-    }
-  }
-}
-
 /** softmax of a text's logits */
 export function softmax (z: Float64Array): number[] {
   let max = -Infinity
@@ -276,6 +245,8 @@ export const loadCnnClassifier: ModelLoader = async (dir, manifest) => {
   const byInput = inputCalibrationOf(manifest)
   if (byInput !== undefined && byInput.bias.length !== labels) throw new Error(`${dir}: the calibration by input has ${byInput.bias.length} label biases for ${labels} labels`)
   const shape = shapeConfig(cfg)
+  const multi = cfg.output === 'sigmoid'
+  const scores = (z: Float64Array) => multi ? Array.from(z, (v) => 1 / (1 + Math.exp(-v))) : softmax(z)
   const loaded: LoadedModel<string, number[]> = {
     manifest,
     predict: async (texts) => {
@@ -283,8 +254,8 @@ export const loadCnnClassifier: ModelLoader = async (dir, manifest) => {
       for (let i = 0; i < texts.length; i++) {
         // a large batch hands the event loop back now and then (some 10-30 ms of work each time)
         if (i > 0 && i % YIELD_TEXTS === 0) await new Promise<void>((resolve) => setImmediate(resolve))
-        const p = softmax(forward(texts[i] as string))
-        out.push(byInput === undefined ? p : recalibrate(p, inputShape(texts[i] as string, shape, vectors), byInput, false))
+        const p = scores(forward(texts[i] as string))
+        out.push(byInput === undefined ? p : recalibrate(p, inputShape(texts[i] as string, shape, vectors), byInput, multi))
       }
       return out
     },

@@ -9,7 +9,8 @@ import { join } from 'node:path'
 import { sequenceIds, sequenceTokens, type SequenceConfig } from '../../../lib/text/cnn-tokens.js'
 import { cnnForward, cnnTensors, loadCnnClassifier, shareCnnClassifier, softmax, type CnnConfig } from '../../../lib/text/cnn-classifier.js'
 import { featureIds, type FeatureConfig } from '../../../lib/text/features.js'
-import { loadWordVectors, type WordVectors } from '../../../lib/text/word-vectors.js'
+import { loadWordVectors, vectorWords, type WordVectors } from '../../../lib/text/word-vectors.js'
+import { negatedWords } from '../../../lib/text/sentence-input.js'
 import { adoptShared, folderKey } from '../../../lib/text/shared-memory.js'
 import { scanStore } from '../../../lib/registry.js'
 import type { ModelManifest } from '../../../schemas/model-manifest.js'
@@ -39,8 +40,8 @@ function toHalf (x: number): number {
   return ((b >>> 16) & 0x8000) | ((((b >>> 23) & 0xff) - 112) << 10) | ((b & 0x7fffff) >>> 13)
 }
 
-/** a small random model: n-gram bag, learned rows, optional projection, the given widths */
-function toyModel (wv: WordVectors, widths: number[], proj: number, seed: number): { cfg: CnnConfig, bytes: Uint8Array } {
+/** a small random model: n-gram bag, learned rows, optional projection, the given widths, optionally the word-vector input through `mean` ReLU units */
+function toyModel (wv: WordVectors, widths: number[], proj: number, seed: number, mean = 0): { cfg: CnnConfig, bytes: Uint8Array } {
   let s = seed
   const rand = () => { s = (s * 1103515245 + 12345) % 2147483648; return Math.round((s / 2147483648 - 0.5) * 64) / 64 }
   const bag: FeatureConfig = { buckets: 512, charNgrams: [3, 4], wordBigrams: true, maxFeatures: 300, maxChars: 2000 }
@@ -57,11 +58,13 @@ function toyModel (wv: WordVectors, widths: number[], proj: number, seed: number
   add('oov', [SEQ.oovBuckets, D], 'float16')
   if (proj > 0) add('proj.kernel', [proj, D], 'float32')
   for (const k of widths) { add(`conv${k}.kernel`, [F, R, k], 'float32'); add(`conv${k}.bias`, [F], 'float32') }
-  add('out.kernel', [3, dim + F * widths.length], 'float32')
+  const meanFeatures: FeatureConfig = { ...bag, vectors: 'word-vectors/1', negatedVectors: true }
+  if (mean > 0) { add('mean.kernel', [mean, 2 * D], 'float32'); add('mean.bias', [mean], 'float32') }
+  add('out.kernel', [3, dim + F * widths.length + mean], 'float32')
   add('out.bias', [3], 'float32')
   const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
   parts.reduce((at, p) => { bytes.set(p, at); return at + p.length }, 0)
-  return { cfg: { bag, sequence: SEQ, vectors: 'word-vectors/1', vectorScale: 0.2, filters: F, widths, tensors }, bytes }
+  return { cfg: { bag, sequence: SEQ, vectors: 'word-vectors/1', vectorScale: 0.2, filters: F, widths, ...(mean > 0 ? { mean: { features: meanFeatures, hidden: mean } } : {}), tensors }, bytes }
 }
 
 /** the same model's logits, computed the plain way: every window of every width from the kernels as stored */
@@ -99,6 +102,14 @@ function plainLogits (cfg: CnnConfig, bytes: Uint8Array, wv: WordVectors, text: 
       h.push(best)
     }
   }
+  if (cfg.mean !== undefined) {
+    // the word-vector input (with negatedVectors: the mean of all words, then of the negated ones), written out here
+    const x = new Float32Array(2 * D)
+    wv.sentence(vectorWords(text, cfg.mean.features.maxChars), x.subarray(0, D))
+    wv.sentence(negatedWords(text, cfg.mean.features.maxChars), x.subarray(D))
+    const W = val('mean.kernel'); const b = val('mean.bias')
+    for (let j = 0; j < cfg.mean.hidden; j++) h.push(Math.max(0, x.reduce((a, v, d) => a + v * W[j * 2 * D + d]!, b[j]!)))
+  }
   const K = val('out.kernel'); const B = val('out.bias')
   return B.map((b, c) => h.reduce((a, v, d) => a + v * K[c * h.length + d]!, b))
 }
@@ -106,13 +117,13 @@ function plainLogits (cfg: CnnConfig, bytes: Uint8Array, wv: WordVectors, text: 
 t.test('the forward pass equals a plain convolution (widths, short and empty texts, unknown tokens, a projection)', async (t) => {
   const wv = await loadWordVectors(VECTORS)
   const texts = ['You are such an idiot!!', 'a', '', '😀😀😀', 'qqqxqqq zzzyyy the cat sat on the mat and looked at the dog for a long while', 'word '.repeat(500)]
-  for (const [widths, proj] of [[[2, 3, 4], 0], [[1, 3], 0], [[2, 5], 7]] as Array<[number[], number]>) {
-    const { cfg, bytes } = toyModel(wv, widths, proj, 7 + proj)
+  for (const [widths, proj, mean] of [[[2, 3, 4], 0, 0], [[1, 3], 0, 0], [[2, 5], 7, 0], [[2, 3], 0, 5]] as Array<[number[], number, number]>) {
+    const { cfg, bytes } = toyModel(wv, widths, proj, 7 + proj + mean, mean)
     const forward = cnnForward(cfg, cnnTensors(cfg, bytes), wv)
     for (const text of texts) {
       const got = Array.from(forward(text))
       const want = plainLogits(cfg, bytes, wv, text)
-      t.ok(got.every((z, c) => Math.abs(z - want[c]!) < 1e-4 * Math.max(1, Math.abs(want[c]!))), `widths ${widths} proj ${proj}: ${JSON.stringify(text.slice(0, 30))}: ${got.map((z) => z.toFixed(5))} = ${want.map((z) => z.toFixed(5))}`)
+      t.ok(got.every((z, c) => Math.abs(z - want[c]!) < 1e-4 * Math.max(1, Math.abs(want[c]!))), `widths ${widths} proj ${proj} mean ${mean}: ${JSON.stringify(text.slice(0, 30))}: ${got.map((z) => z.toFixed(5))} = ${want.map((z) => z.toFixed(5))}`)
     }
     t.same(Array.from(forward(texts[0]!)), Array.from(forward(texts[0]!)), 'the same text twice, the same logits')
   }
@@ -160,6 +171,27 @@ t.test('loading: a store of symlinks finds the shared table; the process\'s shar
   await t.rejects(loadCnnClassifier(broken, manifest, undefined as never, { imageMaxPixels: 0 }), /ends inside/)
 })
 
+t.test('a model of independent scores (output sigmoid) serves each label\'s sigmoid of its logit', async (t) => {
+  const wv = await loadWordVectors(VECTORS)
+  const { cfg, bytes } = toyModel(wv, [2, 3], 0, 11, 4)
+  const store = await mkdtemp(join(tmpdir(), 'cnn-'))
+  t.teardown(() => rm(store, { recursive: true, force: true }))
+  const dir = join(store, 'toy', '1')
+  await mkdir(dir, { recursive: true })
+  await symlink(join(STORE, 'word-vectors'), join(store, 'word-vectors'), 'dir')
+  await writeFile(join(dir, 'weights.json'), JSON.stringify({ ...cfg, output: 'sigmoid' }))
+  await writeFile(join(dir, 'weights.bin'), bytes)
+  const manifest = { name: 'toy', version: 1, kind: 'text-cnn', labels: ['a', 'b', 'c'], outputs: [{ name: 'scores' }] } as unknown as ModelManifest
+  const model = await loadCnnClassifier(dir, manifest, undefined as never, { imageMaxPixels: 0 })
+  const texts = ['the cat is not happy', 'stocks fell', '']
+  const got = await model.predict(texts) as number[][]
+  texts.forEach((text, i) => {
+    const want = plainLogits(cfg, bytes, wv, text).map((z) => 1 / (1 + Math.exp(-z)))
+    t.ok(got[i]!.every((p, c) => Math.abs(p - want[c]!) < 1e-5), `${JSON.stringify(text)}: ${got[i]!.map((p) => p.toFixed(5))} = ${want.map((p) => p.toFixed(5))}`)
+  })
+  t.ok(Math.abs(got[0]!.reduce((a, b) => a + b, 0) - 1) > 1e-3, 'the scores are not a softmax')
+})
+
 t.test('the trained text-cnn models: the trainer\'s probabilities (reference.json), a text alone = in a batch, long inputs', async (t) => {
   const infos = (await scanStore(STORE)).filter((i) => i.manifest.kind === 'text-cnn')
   if (infos.length === 0) { t.pass('no text-cnn model in model-store'); return }
@@ -175,7 +207,9 @@ t.test('the trained text-cnn models: the trainer\'s probabilities (reference.jso
     })
     for (const [i, text] of ref.texts.entries()) t.same(await model.predict([text]), [got[i]], `${info.name}: text ${i} alone = in the batch`)
     const [long] = await model.predict(['you idiot '.repeat(50_000)]) as number[][]
-    t.ok(Math.abs(long!.reduce((a, b) => a + b, 0) - 1) < 1e-9, `${info.name}: a 500,000-character text`)
+    // a softmax's probabilities sum to 1; independent scores (one sigmoid per label) are each a probability
+    const independent = info.manifest.outputs[0]?.name === 'scores'
+    t.ok(independent ? long!.every((p) => p >= 0 && p <= 1) : Math.abs(long!.reduce((a, b) => a + b, 0) - 1) < 1e-9, `${info.name}: a 500,000-character text`)
     model.dispose()
   }
 })

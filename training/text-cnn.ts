@@ -1,0 +1,212 @@
+// A word-order classifier of several labels (manifest kind text-cnn, lib/text/cnn-classifier.ts) for an
+// operation of training/ops.ts: its rows exported as the serving code reads them (training/abuse-export.ts),
+// trained by training/abuse_encoder.py --classes (PyTorch, CPU; Debian: apt-get install -y python3-torch
+// python3-numpy, run with /usr/bin/python3 or $PYTHON), then a temperature and a bias per label fitted on
+// the calibration half of the validation rows and folded into the output layer, the model saved with its
+// manifest, validation figures (the served pass, not the trainer's) and leave-one-domain-out figures (the
+// trainer again without the domain). <OP>_TRAINER adds trainer options (experiments), <OP>_WORK moves the
+// work folder, <OP>_SKIP_TRAINER=1 reuses the trainings last made there (the trainer is deterministic).
+import { spawnSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { mkdir, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { loadWordVectors, type WordVectors } from '../lib/text/word-vectors.js'
+import type { SequenceConfig } from '../lib/text/cnn-tokens.js'
+import { cnnForward, cnnTensors, type CnnConfig } from '../lib/text/cnn-classifier.js'
+import type { FeatureConfig } from '../lib/text/features.js'
+import type { ModelManifest } from '../schemas/model-manifest.js'
+import { exportRows, type ExportSet } from './abuse-export.js'
+import { argmax, confusion, ece, fitCalibration, fitsTemperature } from './metrics.js'
+import type { OpSpec, Validation } from './ops.js'
+import { calibrate } from './calibrate.js'
+
+export interface TextCnnPlan {
+  op: string
+  spec: OpSpec
+  seed: number
+  bag: FeatureConfig
+  sequence: SequenceConfig
+  /** the word-vector input's features (lib/text/sentence-input.ts), read through --mean-hidden units; none when absent */
+  mean?: FeatureConfig
+  /** the trainer's options (training/abuse_encoder.py --help), without --train-sets, --classes and --loss */
+  trainer: string[]
+  /** texts whose probabilities the trainer's weights give, saved to reference.json for the serving test */
+  probes: string[]
+  /** what was tried, for the manifest */
+  notes: string
+}
+
+const VECTORS = 'word-vectors/1'
+const log = (s: string) => process.stderr.write(s + '\n')
+const sigmoid = (x: number) => 1 / (1 + Math.exp(-x))
+const softmaxOf = (z: ArrayLike<number>) => { const m = Math.max(...Array.from(z)); const e = Array.from(z, (v) => Math.exp(v - m)); const s = e.reduce((a, b) => a + b, 0); return e.map((v) => v / s) }
+
+interface Trained { dim: number, filters: number, widths: number[], scale: number, meanHidden: number, tensors: CnnConfig['tensors'] }
+/** a text's logits to its probabilities: a softmax, or a sigmoid per label */
+const probsOf = (multi: boolean) => (z: ArrayLike<number>) => multi ? Array.from(z, sigmoid) : softmaxOf(z)
+
+/** the trainer's weights with the output layer divided by T, plus the biases */
+function folded (raw: Buffer, tensors: CnnConfig['tensors'], T: number, bias: number[]): Buffer {
+  const parts: Buffer[] = []
+  let at = 0
+  for (const t of tensors) {
+    const size = t.shape.reduce((a, b) => a * b, 1) * (t.dtype === 'float16' ? 2 : 4)
+    const bytes = Buffer.from(raw.subarray(at, at + size))
+    at += size
+    if (t.name === 'out.kernel' || t.name === 'out.bias') {
+      const f = new Float32Array(bytes.buffer, bytes.byteOffset, size / 4)
+      for (let i = 0; i < f.length; i++) f[i] = (f[i] as number) / T + (t.name === 'out.bias' ? (bias[i] as number) : 0)
+    }
+    parts.push(bytes)
+  }
+  return Buffer.concat(parts)
+}
+
+/** the rows exported as the serving code reads them, one set per training domain, then the validation sets and the probes */
+async function exported (plan: TextCnnPlan, work: string, vectors: WordVectors) {
+  const data = plan.spec.data()
+  const domains = [...new Set(data.train.map((r) => r.domain ?? 'all'))]
+  const val = data.validation.map((_, i) => `val${i}`)
+  const sets: ExportSet[] = [
+    ...domains.map((d) => ({ name: setName(d), rows: data.train.filter((r) => (r.domain ?? 'all') === d) })),
+    ...data.validation.map((v, i) => ({ name: val[i] as string, rows: v.rows })),
+    { name: 'probe', rows: plan.probes.map((text) => ({ text, label: plan.spec.labels[0] as string })) }
+  ]
+  await exportRows(work, sets, plan.bag, plan.sequence, vectors, plan.spec.labels, plan.mean)
+  log(`${plan.op}: ${sets.map((s) => `${s.name} ${s.rows.length}`).join(', ')} rows written to ${work}`)
+  const start: number[] = []
+  sets.reduce((at, s) => { start.push(at); return at + s.rows.length }, 0)
+  return { data, domains, val, sets, start }
+}
+const setName = (d: string) => d.replace(/[^a-z0-9]+/gi, '_')
+
+export async function trainTextCnn (plan: TextCnnPlan): Promise<void> {
+  const { op, spec } = plan
+  const env = process.env
+  const key = op.toUpperCase()
+  const store = join(import.meta.dirname, '..', 'model-store')
+  const vectors = await loadWordVectors(join(store, VECTORS))
+  const work = env[`${key}_WORK`] ?? join(import.meta.dirname, 'data', `${op}-encoder`)
+  const { data, domains, val, sets, start } = await exported(plan, work, vectors)
+  const labels = spec.labels
+  const L = labels.length
+  const multi = spec.train.multiLabel === true
+  const labelOf = (label: string) => multi && label === 'NONE' ? -1 : labels.indexOf(label)
+  const python = env.PYTHON ?? '/usr/bin/python3'
+  const extra = (env[`${key}_TRAINER`] ?? '').split(' ').filter(Boolean)
+  const base = ['--classes', String(L), '--loss', multi ? 'sigmoid' : 'softmax', '--negatives', '', '--row-weights', ...plan.trainer]
+  const run = (out: string, trainSets: string[], more: string[], report: string[]) => {
+    const args = [join(import.meta.dirname, 'abuse_encoder.py'), '--data', work, '--vectors', join(store, VECTORS), '--out', out, '--seed', String(plan.seed),
+      '--train-sets', trainSets.join(','), ...base, ...more, '--report', report.join(','), ...extra]
+    log(`  ${python} ${args.join(' ')}`)
+    if (env[`${key}_SKIP_TRAINER`] === '1') return
+    const r = spawnSync(python, args, { stdio: 'inherit' })
+    if (r.status !== 0) throw new Error(`${python} training/abuse_encoder.py failed (${r.error?.message ?? `exit ${r.status}`}); it needs PyTorch and NumPy: apt-get install -y python3-torch python3-numpy`)
+  }
+  const out = join(work, 'all')
+  run(out, domains.map(setName), [], val.slice(0, -1))
+  const trained = JSON.parse(readFileSync(join(out, 'weights.json'), 'utf8')) as Trained
+  const zOf = (file: string) => new Float32Array(readFileSync(file).buffer.slice(0))
+  const logitsOf = (zz: Float32Array, i: number) => sets[i]!.rows.map((_, k) => Array.from(zz.subarray(((start[i] as number) + k) * L, ((start[i] as number) + k + 1) * L)))
+  const z = zOf(join(out, 'z.bin'))
+  const first = domains.length
+
+  // the temperature and label biases, on the calibration half of every validation set that reports calibration (each weighing alike)
+  const calSets = data.validation.map((v, i) => ({ v, z: logitsOf(z, first + i) })).filter(({ v }) => v.calibration !== false)
+    .map(({ v, z }) => v.rows.map((r, k) => ({ g: labelOf(r.label), z: z[k] as number[], text: r.text })).filter((x) => fitsTemperature(x.text) && (multi || x.g >= 0)))
+  const cal = calSets.flat()
+  const weightOf = calSets.flatMap((rows) => rows.map(() => cal.length / (calSets.length * rows.length)))
+  const fitted = fitCalibration(cal.map((x) => x.z), cal.map((x) => x.g), multi, weightOf)
+  const T = fitted.temperature
+  const bias = fitted.bias.map((b) => Number(b.toFixed(4)))
+  log(`  temperature ${T.toFixed(3)}, label biases ${bias.join(' ')} (fitted on ${cal.length} validation rows)`)
+
+  const bin = folded(readFileSync(join(out, 'weights.bin')), trained.tensors, T, bias)
+  const cfg: CnnConfig = {
+    bag: plan.bag,
+    sequence: plan.sequence,
+    vectors: VECTORS,
+    vectorScale: trained.scale,
+    filters: trained.filters,
+    widths: trained.widths,
+    ...(plan.mean !== undefined ? { mean: { features: { ...plan.mean, vectors: VECTORS }, hidden: trained.meanHidden } } : {}),
+    ...(multi ? { output: 'sigmoid' as const } : {}),
+    tensors: trained.tensors
+  }
+  const dir = env.TRAIN_OUT ?? join(store, op, '1')
+  await mkdir(dir, { recursive: true })
+  await writeFile(join(dir, 'weights.bin'), bin)
+  await writeFile(join(dir, 'weights.json'), JSON.stringify(cfg, null, 1) + '\n')
+  const served = (zz: number[]) => probsOf(multi)(zz.map((v, c) => v / T + (bias[c] as number)))
+  const probes = logitsOf(z, sets.length - 1).map(served)
+  await writeFile(join(dir, 'reference.json'), JSON.stringify({ note: 'probabilities of these texts by the trainer (training/abuse_encoder.py) with the stored weights and the temperature (before the calibration by input); the serving code must give the same', texts: plan.probes, probabilities: probes }) + '\n')
+
+  const forward = cnnForward(cfg, cnnTensors(cfg, bin), vectors)
+  const metrics = scored(data.validation, (text) => probsOf(multi)(forward(text)), (i) => logitsOf(z, first + i).map(served), labelOf, L, multi)
+  // leave one domain out: the trainer again without the domain's rows (a third of the epochs), scored on its validation set
+  const option = (name: string) => { const k = plan.trainer.lastIndexOf(name); return plan.trainer[k + 1] as string }
+  const epochs = Math.max(2, Math.round(Number(option('--epochs')) / 3))
+  if (env.TRAIN_LODO !== '0') {
+    for (const d of data.domains ?? []) {
+      const v = data.validation[d.validation]!
+      const lodo = join(work, `without-${setName(d.domain)}`)
+      run(lodo, domains.filter((x) => x !== d.domain).map(setName), ['--epochs', String(epochs), '--stop-after', String(epochs)], [val[d.validation] as string])
+      const gold = v.rows.map((r) => labelOf(r.label))
+      const p = logitsOf(zOf(join(lodo, 'z.bin')), first + d.validation).map(probsOf(multi))
+      const value = v.metric.score(confusion(gold.map((g) => Math.max(0, g)), p.map(argmax), L), p, gold)
+      log(`    without ${d.domain}: ${v.name}: ${v.metric.name} = ${value.toFixed(4)}`)
+      metrics.push({ dataset: v.name, split: `${v.split}; trained without the ${d.domain} domain, ${epochs} epochs (leave one domain out)`, metric: v.metric.name, value: Number(value.toFixed(4)) })
+    }
+  }
+  const manifest = manifestOf(plan, trained, data, [...base, ...extra].filter(Boolean).join(' '), { T, bias }, metrics, vectors.dim)
+  await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n')
+  log(`wrote ${dir}`)
+  if (env.TRAIN_CALIBRATE !== '0') await calibrate(op, dir)
+}
+
+/** each validation set's metric for the served pass (and, beside it in the log, for the trainer's own logits), and the calibration error of the half not used to fit the temperature */
+function scored (validation: Validation[], probs: (text: string) => number[], trainers: (i: number) => number[][], labelOf: (label: string) => number, L: number, multi: boolean): ModelManifest['metrics'] {
+  const metrics: ModelManifest['metrics'] = []
+  for (const [i, v] of validation.entries()) {
+    const p = v.rows.map((r) => probs(r.text))
+    const gold = v.rows.map((r) => labelOf(r.label))
+    const top = gold.map((g) => Math.max(0, g))
+    const value = v.metric.score(confusion(top, p.map(argmax), L), p, gold)
+    const mine = trainers(i)
+    const torch = v.metric.score(confusion(top, mine.map(argmax), L), mine, gold)
+    log(`  ${v.name} ${v.split}: ${v.metric.name} = ${value.toFixed(4)} (the trainer's: ${torch.toFixed(4)})`)
+    metrics.push({ dataset: v.name, split: v.split, metric: v.metric.name, value: Number(value.toFixed(4)), ...(v.metric.baseline ? { baseline: v.metric.baseline } : {}) })
+    const half = v.rows.map((_, k) => k).filter((k) => !fitsTemperature(v.rows[k]!.text) && (multi || gold[k]! >= 0))
+    if (v.calibration !== false && half.length >= 50) {
+      const e = ece(half.map((k) => p[k]!), half.map((k) => gold[k]!))
+      log(`    ECE ${e.toFixed(4)} (${half.length} rows)`)
+      metrics.push({ dataset: v.name, split: `${v.split}, the half not used to fit the temperature`, metric: 'expected calibration error (top label, 15 bins)', value: Number(e.toFixed(4)), baseline: 'target <= 0.05' })
+    }
+  }
+  return metrics
+}
+
+function manifestOf (plan: TextCnnPlan, trained: Trained, data: ReturnType<OpSpec['data']>, trainerArgs: string, fit: { T: number, bias: number[] }, metrics: ModelManifest['metrics'], vdim: number): ModelManifest & { calibration: unknown } {
+  const { op, spec } = plan
+  const multi = spec.train.multiLabel === true
+  const L = spec.labels.length
+  const architecture = `A hashed n-gram bag (dim ${trained.dim}, ${plan.bag.buckets} buckets of word unigrams${plan.bag.wordBigrams ? ' and bigrams' : ''}${plan.bag.charNgrams.length ? `, char ${plan.bag.charNgrams.join('-')}-grams` : ''}; float16)${plan.mean !== undefined ? `, the SIF-weighted mean of the text's word vectors${plan.mean.negatedVectors === true ? ' (and that of its negated words)' : ''} (${VECTORS}) through ${trained.meanHidden} ReLU units` : ''} and a 1-D convolution over the words (${VECTORS}, frozen, ${vdim} dimensions, times ${trained.scale}; ${plan.sequence.oovBuckets} learned float16 rows for tokens the table lacks; ${trained.filters} filters of widths ${trained.widths.join(', ')}, ReLU, max over positions; the first ${plan.sequence.maxTokens} tokens), side by side into ${multi ? 'one sigmoid per label (independent scores)' : 'a softmax over the labels'}. Trained by training/abuse_encoder.py (PyTorch, seed ${plan.seed}, ${trainerArgs}) on ${data.train.length} rows, each domain weighted as training/mix.ts weighDomains gives it. The logits divided by a temperature of ${fit.T.toFixed(3)} plus a bias per label, fitted on half of the validation rows and folded into the output layer.`
+  return {
+    name: op,
+    version: 1,
+    kind: 'text-cnn',
+    description: spec.description,
+    languages: ['en'],
+    labels: spec.labels,
+    ...(spec.tags !== undefined ? { tags: spec.tags } : {}),
+    inputs: [{ name: 'text', dtype: 'string', shape: [null], description: 'n-gram ids (lib/text/features.ts), token ids (lib/text/cnn-tokens.ts)' + (plan.mean !== undefined ? ' and the word-vector input (lib/text/sentence-input.ts)' : '') + ' of each text, computed in TypeScript' }],
+    outputs: [multi
+      ? { name: 'scores', dtype: 'float32', shape: [null, L], description: 'an independent probability per label (sigmoid)' }
+      : { name: 'probabilities', dtype: 'float32', shape: [null, L], description: 'probabilities over the labels (softmax)' }],
+    files: ['weights.json', 'weights.bin', `../../${VECTORS}`],
+    training: { command: `npm run train -- ${op}`, seed: plan.seed, data: data.sources, notes: [architecture, plan.notes, spec.notes ?? ''].join(' ').trim() },
+    calibration: { method: 'temperature scaling with a bias per label', temperature: Number(fit.T.toFixed(4)), bias: fit.bias },
+    metrics,
+    created: new Date().toISOString()
+  }
+}
