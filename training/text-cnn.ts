@@ -36,6 +36,28 @@ export interface TextCnnPlan {
   notes: string
 }
 
+/**
+ * The plan most operations use: the n-gram bag of the operation's features (and the word-vector input
+ * of the same features through spec.train.hidden ReLU units, as its embedding bag had), a convolution of
+ * 64 filters of widths 2-4 over the first 128 tokens, Adam (lr 0.002, the bag's 0.02), the bag's width
+ * and class balance from spec.train, `epochs` epochs; seed from spec.train unless <OP>_SEED says otherwise.
+ */
+export function standardPlan (op: string, spec: OpSpec, epochs: number, probes: string[], notes: string): TextCnnPlan {
+  const { vectors: _, ...bag } = spec.features
+  return {
+    op,
+    spec,
+    seed: Number(process.env[`${op.toUpperCase()}_SEED`] ?? spec.train.seed),
+    bag,
+    sequence: { maxChars: bag.maxChars, maxTokens: 128, oovBuckets: 8192 },
+    mean: bag,
+    trainer: ['--epochs', String(epochs), '--lr', '0.002', '--bag-lr', '0.02', '--batch', '64', '--dim', String(spec.train.dim), '--filters', '64', '--widths', '2,3,4',
+      '--mean-hidden', String(spec.train.hidden ?? 64), '--dropout', '0.3', '--scale', '0.2', ...(spec.train.balance === true ? ['--balance'] : [])],
+    probes,
+    notes
+  }
+}
+
 const VECTORS = 'word-vectors/1'
 const log = (s: string) => process.stderr.write(s + '\n')
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x))
