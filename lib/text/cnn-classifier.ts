@@ -114,14 +114,19 @@ export function cnnForward (cfg: CnnConfig, tensors: Tensors, vectors: WordVecto
   const labels = outK.shape[0] as number
   if (outK.shape[1] !== width || outB.length !== labels) throw new Error(`out.kernel is ${outK.shape.join(' x ')}, the features are ${width} wide`)
   const h = new Float64Array(width)
+  const K = outK.values
+  // the hot loops read what they capture into locals first: once several models share this code (each
+  // worker loads several), V8 no longer bakes one model's captured values into it, and a captured
+  // value read inside a loop is read again on every turn
   return (text) => {
-    bag?.run(text, h, 0)
-    conv?.run(text, h, convAt)
-    mean?.run(text, h, meanAt)
+    const H = h; const W = width; const Kc = K; const Bc = outB
+    bag?.run(text, H, 0)
+    conv?.run(text, H, convAt)
+    mean?.run(text, H, meanAt)
     const z = new Float64Array(labels)
     for (let c = 0; c < labels; c++) {
-      let s = outB[c] as number
-      for (let d = 0, at = c * width; d < width; d++, at++) s += (h[d] as number) * (outK.values[at] as number)
+      let s = Bc[c] as number
+      for (let d = 0, at = c * W; d < W; d++, at++) s += (H[d] as number) * (Kc[at] as number)
       z[c] = s
     }
     return z
@@ -139,14 +144,15 @@ function bagPart (features: FeatureConfig, get: Getter): { width: number, run: P
   return {
     width: dim,
     run: (text, h, at) => {
-      h.fill(0, at, at + dim)
-      const n = featureIds(text, features, ids)
+      const D = dim; const T = table; const L = lut; const I = ids
+      h.fill(0, at, at + D)
+      const n = featureIds(text, features, I)
       for (let k = 0; k < n; k++) {
-        const row = (ids[k] as number) * dim
-        for (let d = 0; d < dim; d++) h[at + d] = (h[at + d] as number) + (lut[table[row + d] as number] as number)
+        const row = (I[k] as number) * D
+        for (let d = 0; d < D; d++) h[at + d] = (h[at + d] as number) + (L[T[row + d] as number] as number)
       }
       // every feature weighs 1/n, as the trainer's EmbeddingBag was given
-      if (n > 0) { const w = Math.fround(1 / n); for (let d = 0; d < dim; d++) h[at + d] = (h[at + d] as number) * w }
+      if (n > 0) { const w = Math.fround(1 / n); for (let d = 0; d < D; d++) h[at + d] = (h[at + d] as number) * w }
     }
   }
 }
@@ -186,38 +192,41 @@ function convPart (cfg: CnnConfig, get: Getter, vectors: WordVectors): { width: 
   const z = new Float64Array(F)
   const partsOf = (id: number, base: number) => {
     const u = input.of(id)
-    for (let c = 0, m = 0; c < C; c++) {
+    const Mc = M; const P = parts; const Rc = R; const Cc = C
+    for (let c = 0, m = 0; c < Cc; c++) {
       let s = 0
-      for (let r = 0; r < R; r++, m++) s += (u[r] as number) * (M[m] as number)
-      parts[base + c] = s
+      for (let r = 0; r < Rc; r++, m++) s += (u[r] as number) * (Mc[m] as number)
+      P[base + c] = s
     }
   }
   return {
     width: widths.length * F,
     run: (text, h, at) => {
       const n = sequenceIds(text, seq, vectors.row, vectors.size, tokens)
+      const Fc = F; const Cc = C; const P = parts; const Z = z; const Bc = bias; const From = from; const Tk = tokens; const S = vectors.size
       for (let t = 0; t < n; t++) {
-        const id = tokens[t] as number
-        const slot = id < common ? id : id >= vectors.size ? common + id - vectors.size : -1
-        if (slot < 0) { from[t] = (slots + t) * C; partsOf(id, from[t] as number); continue }
-        if (cached[slot] === 0) { partsOf(id, slot * C); cached[slot] = 1 }
-        from[t] = slot * C
+        const id = Tk[t] as number
+        const slot = id < common ? id : id >= S ? common + id - S : -1
+        if (slot < 0) { From[t] = (slots + t) * Cc; partsOf(id, From[t] as number); continue }
+        if (cached[slot] === 0) { partsOf(id, slot * Cc); cached[slot] = 1 }
+        From[t] = slot * Cc
       }
       for (let w = 0; w < widths.length; w++) {
         const k = widths[w] as number
-        const out = at + w * F
+        const out = at + w * Fc
+        const off = offsets[w] as number
         // the maximum of ReLU outputs: 0 when every window is negative
-        for (let f = 0; f < F; f++) h[out + f] = 0
+        for (let f = 0; f < Fc; f++) h[out + f] = 0
         // windows t = 0 .. max(n - k, 0); tokens past the text's end are zero vectors
         const windows = Math.max(n - k, 0) + 1
         for (let t = 0; t < windows; t++) {
-          for (let f = 0; f < F; f++) z[f] = bias[w * F + f] as number
+          for (let f = 0; f < Fc; f++) Z[f] = Bc[w * Fc + f] as number
           const last = Math.min(k, n - t)
           for (let j = 0; j < last; j++) {
-            const base = (from[t + j] as number) + (offsets[w] as number) + j * F
-            for (let f = 0; f < F; f++) z[f] = (z[f] as number) + (parts[base + f] as number)
+            const base = (From[t + j] as number) + off + j * Fc
+            for (let f = 0; f < Fc; f++) Z[f] = (Z[f] as number) + (P[base + f] as number)
           }
-          for (let f = 0; f < F; f++) if ((z[f] as number) > (h[out + f] as number)) h[out + f] = z[f] as number
+          for (let f = 0; f < Fc; f++) if ((Z[f] as number) > (h[out + f] as number)) h[out + f] = Z[f] as number
         }
       }
     }

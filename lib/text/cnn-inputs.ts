@@ -25,9 +25,10 @@ export function meanPart (mean: NonNullable<CnnConfig['mean']>, get: Getter, vec
     width: H,
     run: (text, h, at) => {
       sentenceInput(text, mean.features, vectors, x)
-      for (let j = 0, m = 0; j < H; j++) {
-        let s = b[j] as number
-        for (let d = 0; d < D; d++, m++) s += (x[d] as number) * (K[m] as number)
+      const X = x; const Kc = K; const Bc = b; const Hc = H; const Dc = D
+      for (let j = 0, m = 0; j < Hc; j++) {
+        let s = Bc[j] as number
+        for (let d = 0; d < Dc; d++, m++) s += (X[d] as number) * (Kc[m] as number)
         h[at + j] = s > 0 ? s : 0
       }
     }
