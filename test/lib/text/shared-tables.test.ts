@@ -22,7 +22,8 @@ async function loadGiven (info: { dir: string, manifest: Parameters<typeof loadT
 t.test('every classifier: the shared table equals the decoded weight, and a classifier reads the table it is given', async (t) => {
   const { tf } = await getTf()
   const infos = (await scanStore(STORE)).filter((i) => i.manifest.kind === 'text-classifier')
-  t.ok(infos.length >= 6, `${infos.length} classifiers`)
+  // sentiment, the two multilingual models and target_sentiment (the other English classifiers are text-cnn models, whose weights are shared whole: test/lib/text/cnn-classifier.test.ts)
+  t.ok(infos.length >= 4, `${infos.length} classifiers`)
   for (const info of infos) {
     const table = await sharedEmbedding(info.dir)
     t.ok(table !== null && table.buffer instanceof SharedArrayBuffer, `${info.name}: a shared table`)
