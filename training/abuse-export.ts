@@ -52,29 +52,48 @@ export async function exportRows (dir: string, sets: ExportSet[], bag: FeatureCo
 }
 
 /**
- * The trainer's weights (weights.json's tensors, weights.bin) with its one-logit served head turned
- * into the served model's two-label output layer: logits [bias[0], z / temperature + bias[1]] for
- * the served head's logit z, so that the softmax gives the second label sigmoid(z / temperature +
- * bias[1] - bias[0]) (a threshold: bias[1] minus its logit). The other tensors are kept as trained.
+ * The trainer's weights (weights.json's tensors, weights.bin) with some tensors replaced: `rewrite` gets each
+ * tensor and its bytes and returns its replacement, or undefined to keep it as trained.
  */
-export function twoLabelOutput (bytes: Buffer, trained: CnnConfig['tensors'], temperature: number, bias: [number, number]): { bin: Buffer, tensors: CnnConfig['tensors'] } {
+export function rewriteTensors (bytes: Buffer, trained: CnnConfig['tensors'], rewrite: (t: CnnConfig['tensors'][number], raw: Buffer) => { raw: Buffer, tensor: CnnConfig['tensors'][number] } | undefined): { bin: Buffer, tensors: CnnConfig['tensors'] } {
   const parts: Buffer[] = []
   const tensors: CnnConfig['tensors'] = []
   let at = 0
   for (const t of trained) {
-    const n = t.shape.reduce((a, b) => a * b, 1)
-    const size = n * (t.dtype === 'float16' ? 2 : 4)
+    const size = t.shape.reduce((a, b) => a * b, 1) * (t.dtype === 'float16' ? 2 : 4)
     const raw = bytes.subarray(at, at + size)
     at += size
+    const out = rewrite(t, raw) ?? { raw, tensor: t }
+    parts.push(out.raw); tensors.push(out.tensor)
+  }
+  return { bin: Buffer.concat(parts), tensors }
+}
+
+/**
+ * The trainer's weights with its one-logit served head turned into the served model's two-label output
+ * layer: logits [bias[0], z / temperature + bias[1]] for the served head's logit z, so that the softmax
+ * gives the second label sigmoid(z / temperature + bias[1] - bias[0]) (a threshold: bias[1] minus its
+ * logit). The other tensors are kept as trained.
+ */
+export function twoLabelOutput (bytes: Buffer, trained: CnnConfig['tensors'], temperature: number, bias: [number, number]): { bin: Buffer, tensors: CnnConfig['tensors'] } {
+  return rewriteTensors(bytes, trained, (t, raw) => {
     if (t.name === 'out.kernel') {
       // the served head is the first row; the first label's row is zeros
       const width = t.shape[1] as number
       const k = new Float32Array(2 * width)
       for (let d = 0; d < width; d++) k[width + d] = raw.readFloatLE(4 * d) / temperature
-      parts.push(Buffer.from(k.buffer)); tensors.push({ ...t, shape: [2, width] })
-    } else if (t.name === 'out.bias') {
-      parts.push(Buffer.from(new Float32Array([bias[0], raw.readFloatLE(0) / temperature + bias[1]]).buffer)); tensors.push({ ...t, shape: [2] })
-    } else { parts.push(raw); tensors.push(t) }
-  }
-  return { bin: Buffer.concat(parts), tensors }
+      return { raw: Buffer.from(k.buffer), tensor: { ...t, shape: [2, width] } }
+    }
+    if (t.name === 'out.bias') return { raw: Buffer.from(new Float32Array([bias[0], raw.readFloatLE(0) / temperature + bias[1]]).buffer), tensor: { ...t, shape: [2] } }
+    return undefined
+  })
+}
+
+/** The trainer's weights with the output layer's logits divided by `temperature` and shifted by a bias per label. */
+export function withTemperatureOutput (bytes: Buffer, trained: CnnConfig['tensors'], temperature: number, bias: number[]): Buffer {
+  return rewriteTensors(bytes, trained, (t, raw) => {
+    if (t.name !== 'out.kernel' && t.name !== 'out.bias') return undefined
+    const f = Float32Array.from({ length: raw.length / 4 }, (_, i) => raw.readFloatLE(4 * i) / temperature + (t.name === 'out.bias' ? (bias[i] as number) : 0))
+    return { raw: Buffer.from(f.buffer), tensor: t }
+  }).bin
 }

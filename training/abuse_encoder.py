@@ -156,24 +156,7 @@ sid = {n: i for i, n in enumerate(names)}
 train_sets = [sid[s] for s in names if not s.endswith('-val') and s != 'probe']
 is_train = np.isin(set_of, train_sets) & (~fold if args.without_fold else True)
 served_sets = {sid[s] for s in args.train_sets.split(',')}
-# targets and weights per head: weight 0 where a head has no label for the row
 n = len(rows)
-target = np.zeros((n, len(heads)), dtype=np.float32)
-weight = np.zeros((n, len(heads)), dtype=np.float32)
-for h, name in enumerate(heads):
-    own = served_sets if name == 'served' else {sid[name]}
-    for s in own | {sid[x] for x in args.negatives.split(',') if x}:
-        m = is_train & (set_of == s)
-        target[m, h] = label[m]
-        weight[m, h] = args.hate_weight if (name == 'served' and s == sid.get('hate')) else 1.0
-    if args.row_weights:
-        weight[:, h] *= np.fromfile(os.path.join(args.data, 'weight.bin'), dtype=np.float32)
-    # class balance: each class weighs half of the head's mass (at most 10x)
-    pos = (weight[:, h] * target[:, h]).sum()
-    neg = (weight[:, h] * (1 - target[:, h])).sum()
-    tot = pos + neg
-    weight[:, h] *= np.where(target[:, h] == 1, min(10, tot / (2 * pos)), min(10, tot / (2 * neg)))
-
 if args.classes:
     # the served head's labels: one-hot targets (all zeros for a row no label fits), row weights on the
     # served sets' rows and the negatives' (rows whose label is -1 where no label fits)
@@ -191,6 +174,23 @@ if args.classes:
         factor = np.where(lab >= 0, np.minimum(10, mean / np.maximum(mass[np.clip(lab, 0, None)], 1e-9)), 1.0)
         weight = (weight * factor).astype(np.float32)
     weight = weight[:, None]
+else:
+    # targets and weights per head: weight 0 where a head has no label for the row
+    target = np.zeros((n, len(heads)), dtype=np.float32)
+    weight = np.zeros((n, len(heads)), dtype=np.float32)
+    for h, name in enumerate(heads):
+        own = served_sets if name == 'served' else {sid[name]}
+        for s in own | {sid[x] for x in args.negatives.split(',') if x}:
+            m = is_train & (set_of == s)
+            target[m, h] = label[m]
+            weight[m, h] = args.hate_weight if (name == 'served' and s == sid.get('hate')) else 1.0
+        if args.row_weights:
+            weight[:, h] *= np.fromfile(os.path.join(args.data, 'weight.bin'), dtype=np.float32)
+        # class balance: each class weighs half of the head's mass (at most 10x)
+        pos = (weight[:, h] * target[:, h]).sum()
+        neg = (weight[:, h] * (1 - target[:, h])).sum()
+        tot = pos + neg
+        weight[:, h] *= np.where(target[:, h] == 1, min(10, tot / (2 * pos)), min(10, tot / (2 * neg)))
 
 model = Model()
 sparse = [p for name, p in model.named_parameters() if name in ('bag.weight', 'oov.weight')]

@@ -12,10 +12,10 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { loadWordVectors, type WordVectors } from '../lib/text/word-vectors.js'
 import type { SequenceConfig } from '../lib/text/cnn-tokens.js'
-import { cnnForward, cnnTensors, type CnnConfig } from '../lib/text/cnn-classifier.js'
+import { cnnForward, cnnScores, cnnTensors, type CnnConfig } from '../lib/text/cnn-classifier.js'
 import type { FeatureConfig } from '../lib/text/features.js'
 import type { ModelManifest } from '../schemas/model-manifest.js'
-import { exportRows, type ExportSet } from './abuse-export.js'
+import { exportRows, withTemperatureOutput, type ExportSet } from './abuse-export.js'
 import { argmax, confusion, ece, fitCalibration, fitsTemperature } from './metrics.js'
 import type { OpSpec, Validation } from './ops.js'
 import { calibrate } from './calibrate.js'
@@ -60,29 +60,10 @@ export function standardPlan (op: string, spec: OpSpec, epochs: number, probes: 
 
 const VECTORS = 'word-vectors/1'
 const log = (s: string) => process.stderr.write(s + '\n')
-const sigmoid = (x: number) => 1 / (1 + Math.exp(-x))
-const softmaxOf = (z: ArrayLike<number>) => { const m = Math.max(...Array.from(z)); const e = Array.from(z, (v) => Math.exp(v - m)); const s = e.reduce((a, b) => a + b, 0); return e.map((v) => v / s) }
 
 interface Trained { dim: number, filters: number, widths: number[], scale: number, meanHidden: number, tensors: CnnConfig['tensors'] }
-/** a text's logits to its probabilities: a softmax, or a sigmoid per label */
-const probsOf = (multi: boolean) => (z: ArrayLike<number>) => multi ? Array.from(z, sigmoid) : softmaxOf(z)
-
-/** the trainer's weights with the output layer divided by T, plus the biases */
-function folded (raw: Buffer, tensors: CnnConfig['tensors'], T: number, bias: number[]): Buffer {
-  const parts: Buffer[] = []
-  let at = 0
-  for (const t of tensors) {
-    const size = t.shape.reduce((a, b) => a * b, 1) * (t.dtype === 'float16' ? 2 : 4)
-    const bytes = Buffer.from(raw.subarray(at, at + size))
-    at += size
-    if (t.name === 'out.kernel' || t.name === 'out.bias') {
-      const f = new Float32Array(bytes.buffer, bytes.byteOffset, size / 4)
-      for (let i = 0; i < f.length; i++) f[i] = (f[i] as number) / T + (t.name === 'out.bias' ? (bias[i] as number) : 0)
-    }
-    parts.push(bytes)
-  }
-  return Buffer.concat(parts)
-}
+/** a text's logits to its probabilities as the served model gives them: a softmax, or a sigmoid per label */
+const probsOf = (multi: boolean) => (z: ArrayLike<number>) => cnnScores(Float64Array.from(z), multi ? 'sigmoid' : 'softmax')
 
 /** the rows exported as the serving code reads them, one set per training domain, then the validation sets and the probes */
 async function exported (plan: TextCnnPlan, work: string, vectors: WordVectors) {
@@ -143,7 +124,7 @@ export async function trainTextCnn (plan: TextCnnPlan): Promise<void> {
   const bias = fitted.bias.map((b) => Number(b.toFixed(4)))
   log(`  temperature ${T.toFixed(3)}, label biases ${bias.join(' ')} (fitted on ${cal.length} validation rows)`)
 
-  const bin = folded(readFileSync(join(out, 'weights.bin')), trained.tensors, T, bias)
+  const bin = withTemperatureOutput(readFileSync(join(out, 'weights.bin')), trained.tensors, T, bias)
   const cfg: CnnConfig = {
     bag: plan.bag,
     sequence: plan.sequence,

@@ -242,6 +242,11 @@ export function softmax (z: Float64Array): number[] {
   return e.map((v) => v / sum)
 }
 
+/** a text's scores from its logits: the softmax, or for a model of independent scores a sigmoid per label */
+export function cnnScores (z: Float64Array, output: CnnConfig['output']): number[] {
+  return output === 'sigmoid' ? Array.from(z, (v) => 1 / (1 + Math.exp(-v))) : softmax(z)
+}
+
 export const loadCnnClassifier: ModelLoader = async (dir, manifest) => {
   const cfg = JSON.parse(await readFile(join(dir, 'weights.json'), 'utf8')) as CnnConfig
   const bytes = await shared(dir, 'weights', Uint8Array, async () => new Uint8Array(await readFile(join(dir, 'weights.bin'))))
@@ -255,7 +260,6 @@ export const loadCnnClassifier: ModelLoader = async (dir, manifest) => {
   if (byInput !== undefined && byInput.bias.length !== labels) throw new Error(`${dir}: the calibration by input has ${byInput.bias.length} label biases for ${labels} labels`)
   const shape = shapeConfig(cfg)
   const multi = cfg.output === 'sigmoid'
-  const scores = (z: Float64Array) => multi ? Array.from(z, (v) => 1 / (1 + Math.exp(-v))) : softmax(z)
   const loaded: LoadedModel<string, number[]> = {
     manifest,
     predict: async (texts) => {
@@ -263,7 +267,7 @@ export const loadCnnClassifier: ModelLoader = async (dir, manifest) => {
       for (let i = 0; i < texts.length; i++) {
         // a large batch hands the event loop back now and then (some 10-30 ms of work each time)
         if (i > 0 && i % YIELD_TEXTS === 0) await new Promise<void>((resolve) => setImmediate(resolve))
-        const p = scores(forward(texts[i] as string))
+        const p = cnnScores(forward(texts[i] as string), cfg.output)
         out.push(byInput === undefined ? p : recalibrate(p, inputShape(texts[i] as string, shape, vectors), byInput, multi))
       }
       return out
