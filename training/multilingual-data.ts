@@ -95,6 +95,27 @@ function xedSplit (): NonNullable<typeof splitCache> {
   return splitCache
 }
 
+/** XED lines of a language on one side of the split (text only, labels or not): the training side
+ * leaves out the lines that share an English source with a validation line, as xedRows does. */
+export function xedTexts (lang: string, split: 'train' | 'val'): string[] {
+  const { val, dropped } = xedSplit()
+  const v = val.get(lang); const d = dropped.get(lang)
+  if (v === undefined || d === undefined) throw new Error(`XED ${lang} is not one of the split's languages (${XED_SPLIT_LANGS.join(', ')})`)
+  return [...new Set(xed(lang).map((r) => r.text))].filter((t) => v.has(t) === (split === 'val') && !d.has(t))
+}
+
+/** The English source lines of every XED validation line (pairs files): English text that must not
+ * train a model whose validation reads those lines' translations. */
+export function xedHeldEnglish (): Set<string> {
+  const { val } = xedSplit()
+  const held = new Set<string>()
+  for (const lang of XED_SPLIT_LANGS) {
+    const sources = englishSources(lang)
+    for (const t of val.get(lang) ?? []) for (const s of sources.get(t) ?? []) held.add(s)
+  }
+  return held
+}
+
 /** XED rows mapped by `map`: a line whose labels map to one value is one row; training rows also
  * take lines with several values (one row per value), validation rows only single-valued lines. */
 export function xedRows (lang: string, map: Record<string, string>, split: 'train' | 'val'): LangRow[] {

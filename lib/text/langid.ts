@@ -2,10 +2,11 @@
 // package fasttext.wasm.js (model CC BY-SA 3.0, wrapper MIT). One text takes about 10 µs. It runs on
 // the main thread for language_detection (less than a round trip to a worker), and in each text
 // worker too, where a text whose language is to be detected before a classifier runs is detected and
-// classified in one message (lib/text/pool.ts runDetected). When it answers Danish or Norwegian, a
-// small classifier trained here (training/language_detection.ts) chooses between the two; when it
-// answers English, or no language surely, for a text in Latin letters, another one tells romanised
-// Hindi (which lid.176 reads as English) from English and the other languages.
+// classified in one message (lib/text/pool.ts runDetected). Two small classifiers trained here
+// (training/language_detection.ts) refine its answer: when it answers Danish or Norwegian, one
+// chooses between the two; when it is unsure, answers English, or reads a text too short to tell, for
+// a text in Latin letters, the other (trained on short subtitle lines and tweets) reads it among the
+// languages the text operations serve, romanised Hindi included (which lid.176 reads as English).
 import { join } from 'node:path'
 import type { LoadedModel, ModelLoader } from '../models.js'
 import { loadTextClassifier } from './classifier.js'
@@ -19,8 +20,8 @@ export interface Detection {
   prob: number
   /** the likely languages among LANGUAGE_NAMES, best first (the first is this one) */
   alternatives: Array<{ code: string, prob: number }>
-  /** lid.176's detection, when the romanised-Hindi refiner answered Hindi instead: an operation that
-   * does not serve Hindi routes by it, as before the refiner */
+  /** lid.176's detection, when the Latin-letter refiner answered another language: an operation that
+   * does not serve the refiner's answer routes by it, as before the refiner */
   unrefined?: Detection
 }
 
@@ -42,40 +43,48 @@ const TOP_K = 8
 const MIN_LISTED = 0.01
 /** the languages the refiner decides between, in its label order */
 export const REFINED = ['da', 'no'] as const
-/** the romanised-Hindi refiner's labels, in its label order ('other': any other language in Latin
+/** the Latin-letter refiner's labels, in its label order ('other': any other language in Latin
  * letters), and its folder in the model's version folder */
-export const ROMANISED = ['en', 'hi', 'other'] as const
-export const ROMANISED_DIR = 'hi-en'
-/** the refiner's probability of hi needed to answer Hindi, chosen on validation rows (TweetEval English
- * tweets, SentiMix and UMSAB Hindi tweets; docs/models/language_detection.md): at 0.8, 0.2-0.6% of
- * English tweets more are answered Hindi, against 1.3% at 0.5 */
+export const LATIN = ['en', 'hi', 'es', 'de', 'fr', 'it', 'pt', 'nl', 'other'] as const
+export const LATIN_DIR = 'latin'
+/** the refiner's probability of es, de, fr, it, pt or nl needed to answer it, chosen on validation
+ * rows (XED and UMSAB validation lines, TweetEval English tweets, ud-sentences; docs/languages.md) */
+export const LATIN_MIN = 0.7
+/** the refiner's probability of hi needed to answer Hindi: at 0.8, 0.5% of English validation tweets
+ * more are answered Hindi than at 0.5 */
 export const ROMANISED_MIN = 0.8
-/** the words a text needs before the refiner reads it: a few English words ("I love it", "thank you so
- * much") are as common in Hindi-English tweets as in English ones, and such texts stay as they were */
-export const ROMANISED_MIN_WORDS = 5
+/** the words a text needs before the refiner may answer Hindi: a few English words ("I love it") are
+ * as common in Hindi-English tweets as in English ones, and such texts stay as they were */
+export const ROMANISED_MIN_WORDS = 4
 const WORD = /\p{L}+/gu
-/** lid.176 this sure of English: the refiner is not asked (it costs about 0.05 ms a text; 57% of the
- * TweetEval English validation tweets, none of the UMSAB Hindi validation tweets it answers Hindi and
- * 2.4% of SentiMix's are this sure) */
-export const ROMANISED_SKIP = 0.95
-const LATIN = /\p{Script=Latin}/u
+/** lid.176 this sure of English: the refiner is not asked (it costs about 0.05 ms a text) */
+export const LATIN_SKIP = 0.95
+const LATIN_LETTER = /\p{Script=Latin}/u
 
-/** Whether the romanised-Hindi refiner reads a text: in Latin letters, of ROMANISED_MIN_WORDS words or
- * more, answered English (under ROMANISED_SKIP) or no language surely. */
-export function asksRomanised (text: string, d: Detection): boolean {
-  if (!((d.code === DEFAULT_LANG && d.prob < ROMANISED_SKIP) || d.prob < MIN_PROB) || !LATIN.test(text)) return false
-  WORD.lastIndex = 0
-  for (let n = 0; n < ROMANISED_MIN_WORDS; n++) if (WORD.exec(text) === null) return false
-  return true
+/** Whether the Latin-letter refiner reads a text: in Latin letters, and lid.176 answered no language
+ * surely, or English under LATIN_SKIP, or the text has under MIN_LETTERS letters. */
+export function asksLatin (text: string, d: Detection): boolean {
+  if (!LATIN_LETTER.test(text)) return false
+  return d.prob < MIN_PROB || (d.code === DEFAULT_LANG && d.prob < LATIN_SKIP) || !hasLetters(text, MIN_LETTERS)
 }
 
-/** Hindi when the romanised-Hindi refiner gives hi ROMANISED_MIN or more (with its probability; the
- * other languages share the rest), the detection as it was otherwise. */
-export function romanised (d: Detection, p: number[]): Detection {
-  const hi = p[1] as number
-  if (hi < ROMANISED_MIN) return d
-  const code = 'hi'
-  return { code, name: LANGUAGE_NAMES[code] as string, prob: hi, alternatives: [{ code, prob: hi }, ...d.alternatives.filter((a) => a.code !== code).map((a) => ({ code: a.code, prob: a.prob * (1 - hi) }))], unrefined: d }
+/** The refiner's language when it is sure enough (es, de, fr, it, pt, nl at LATIN_MIN; hi at
+ * ROMANISED_MIN in a text of ROMANISED_MIN_WORDS words or more), with its probability and lid.176's
+ * detection kept as `unrefined`; the detection as it was otherwise (en and other change nothing). */
+export function latinRefined (text: string, d: Detection, p: number[]): Detection {
+  let k = 0
+  for (let i = 1; i < p.length; i++) if ((p[i] as number) > (p[k] as number)) k = i
+  const code = LATIN[k] as string
+  const prob = p[k] as number
+  if (code === DEFAULT_LANG || code === 'other') return d
+  if (code === 'hi' ? prob < ROMANISED_MIN || !hasWords(text, ROMANISED_MIN_WORDS) : prob < LATIN_MIN) return d
+  return { code, name: LANGUAGE_NAMES[code] as string, prob, alternatives: [{ code, prob }, ...d.alternatives.filter((a) => a.code !== code).map((a) => ({ code: a.code, prob: a.prob * (1 - prob) }))], unrefined: d }
+}
+
+function hasWords (text: string, n: number): boolean {
+  WORD.lastIndex = 0
+  for (let found = 0; found < n; found++) if (WORD.exec(text) === null) return false
+  return true
 }
 
 /** The most likely language among LANGUAGE_NAMES written in the text's letters (an unlikely language gets probability 0). */
@@ -102,7 +111,8 @@ const WIDE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Han
  * the detector is sure enough (see MIN_LETTERS, MIN_PROB, MIN_ALT; an ideograph counts three letters),
  * DEFAULT_LANG otherwise. A sure language the operation does not serve is returned as it is. */
 export function routeLanguage (text: string, d: Detection, served: readonly string[]): { code: string, sure: boolean } {
-  if (d.unrefined !== undefined && !served.includes(d.code)) return routeLanguage(text, d.unrefined, served)
+  // the Latin-letter refiner read the text, however short: its answer, or lid.176's where the operation does not serve it
+  if (d.unrefined !== undefined) return served.includes(d.code) ? { code: d.code, sure: true } : routeLanguage(text, d.unrefined, served)
   if (!hasLetters(text, Math.ceil(MIN_LETTERS / (WIDE.test(text) ? 3 : 1)))) return { code: DEFAULT_LANG, sure: false }
   if (d.prob >= MIN_PROB) return { code: d.code, sure: true }
   const alt = d.alternatives.find((a) => a.code === DEFAULT_LANG || served.includes(a.code))
@@ -133,15 +143,15 @@ export const loadLanguageId: ModelLoader = async (dir, manifest, tf, ctx) => {
   const refiner = manifest.files.includes('model.json')
     ? await loadTextClassifier(dir, { ...manifest, labels: [...REFINED] }, tf, ctx) as LoadedModel<string, number[]>
     : undefined
-  const hindi = manifest.files.includes(`${ROMANISED_DIR}/model.json`)
-    ? await loadTextClassifier(join(dir, ROMANISED_DIR), { ...manifest, labels: [...ROMANISED] }, tf, ctx) as LoadedModel<string, number[]>
+  const latin = manifest.files.includes(`${LATIN_DIR}/model.json`)
+    ? await loadTextClassifier(join(dir, LATIN_DIR), { ...manifest, labels: [...LATIN] }, tf, ctx) as LoadedModel<string, number[]>
     : undefined
-  const detect = async (texts: string[], askHindi: boolean): Promise<Detection[]> => {
+  const detect = async (texts: string[], askLatin: boolean): Promise<Detection[]> => {
     const found = texts.map((t) => detectWith(model, t))
-    const latin = hindi === undefined || !askHindi ? [] : found.flatMap((d, i) => asksRomanised(texts[i] as string, d) ? [i] : [])
-    if (hindi !== undefined && latin.length > 0) {
-      const p = await hindi.predict(latin.map((i) => texts[i] as string))
-      latin.forEach((i, k) => { found[i] = romanised(found[i] as Detection, p[k] as number[]) })
+    const asked = latin === undefined || !askLatin ? [] : found.flatMap((d, i) => asksLatin(texts[i] as string, d) ? [i] : [])
+    if (latin !== undefined && asked.length > 0) {
+      const p = await latin.predict(asked.map((i) => texts[i] as string))
+      asked.forEach((i, k) => { found[i] = latinRefined(texts[i] as string, found[i] as Detection, p[k] as number[]) })
     }
     const which = found.flatMap((d, i) => (REFINED as readonly string[]).includes(d.code) ? [i] : [])
     if (refiner === undefined || which.length === 0) return found
@@ -152,15 +162,16 @@ export const loadLanguageId: ModelLoader = async (dir, manifest, tf, ctx) => {
   const out: LanguageId = {
     manifest,
     predict: async (texts) => await detect(texts, true),
-    detectFor: async (texts, served) => await detect(texts, served.includes('hi')),
-    dispose () { refiner?.dispose(); hindi?.dispose() }
+    detectFor: async (texts, served) => await detect(texts, served.some((c) => c !== DEFAULT_LANG && (LATIN as readonly string[]).includes(c))),
+    dispose () { refiner?.dispose(); latin?.dispose() }
   }
   return out
 }
 
-/** The loaded identifier: detectFor skips the romanised-Hindi refiner for an operation that does not
- * serve Hindi, which routeLanguage would route by lid.176's own answer anyway (the refiner costs about
- * 0.05 ms a text: the NER load-test text, 9 words that lid.176 is 0.84 sure are English, paid it). */
+/** The loaded identifier: detectFor skips the Latin-letter refiner for an operation that serves none of
+ * its languages but English, which routeLanguage would route by lid.176's own answer anyway (the
+ * refiner costs about 0.05 ms a text: the NER load-test text, 9 words that lid.176 is 0.84 sure are
+ * English, paid it). */
 export interface LanguageId extends LoadedModel<string, Detection> {
   detectFor: (texts: string[], served: readonly string[]) => Promise<Detection[]>
 }

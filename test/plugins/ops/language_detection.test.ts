@@ -55,24 +55,32 @@ t.test('romanised Hindi: the refiner answers Hindi, lang_code omitted routes it 
   }
 })
 
-t.test('the romanised-Hindi refiner: which texts it reads, and what its answer changes', async (t) => {
-  const { asksRomanised, romanised, ROMANISED_MIN } = await import('../../../lib/text/langid.js')
+t.test('the Latin-letter refiner: which texts it reads, and what its answer changes', async (t) => {
+  const { asksLatin, latinRefined, LATIN, LATIN_MIN, ROMANISED_MIN, routeLanguage } = await import('../../../lib/text/langid.js')
   const en = { code: 'en', name: 'English', prob: 0.7, alternatives: [{ code: 'en', prob: 0.7 }, { code: 'it', prob: 0.2 }] }
-  t.ok(asksRomanised('kya hua yaar, kuch bolo na', en), 'answered English, Latin letters')
-  t.ok(asksRomanised('kya hua yaar, kuch bolo na', { ...en, code: 'it', prob: 0.3 }), 'no language surely')
-  t.notOk(asksRomanised('kya hua yaar', en), 'under ROMANISED_MIN_WORDS words')
-  t.notOk(asksRomanised('kya hua yaar, kuch bolo na', { ...en, prob: 0.99 }), 'sure English: not asked')
-  t.notOk(asksRomanised('el servicio fue horrible, nadie me ayudó', { ...en, code: 'es', prob: 0.99 }), 'a sure other language')
-  t.notOk(asksRomanised('क्या हुआ यार, कुछ बोलो ना', { ...en, code: 'en' }), 'no Latin letters')
-  t.equal(romanised(en, [0.3, ROMANISED_MIN - 0.01, 0]), en, 'below ROMANISED_MIN the answer stands')
-  const hi = romanised(en, [0.05, 0.9, 0.05])
+  t.ok(asksLatin('kya hua yaar, kuch bolo na', en), 'answered English, Latin letters')
+  t.ok(asksLatin('kya hua yaar, kuch bolo na', { ...en, code: 'it', prob: 0.3 }), 'no language surely')
+  t.ok(asksLatin('Stom.', { ...en, code: 'it', prob: 0.9 }), 'under MIN_LETTERS letters, however sure')
+  t.notOk(asksLatin('kya hua yaar, kuch bolo na', { ...en, prob: 0.99 }), 'sure English: not asked')
+  t.notOk(asksLatin('el servicio fue horrible, nadie me ayudó', { ...en, code: 'es', prob: 0.99 }), 'a sure other language')
+  t.notOk(asksLatin('क्या हुआ यार, कुछ बोलो ना', { ...en, code: 'en' }), 'no Latin letters')
+  const p = (code: string, prob: number) => LATIN.map((c) => c === code ? prob : (1 - prob) / (LATIN.length - 1))
+  const text = 'kya hua yaar, kuch bolo na'
+  t.equal(latinRefined(text, en, p('hi', ROMANISED_MIN - 0.01)), en, 'hi below ROMANISED_MIN: the answer stands')
+  t.equal(latinRefined('kya hua', en, p('hi', 0.95)), en, 'hi under ROMANISED_MIN_WORDS words: the answer stands')
+  t.equal(latinRefined('Leuk samengevat.', en, p('nl', LATIN_MIN - 0.01)), en, 'nl below LATIN_MIN: the answer stands')
+  t.equal(latinRefined('Leuk samengevat.', en, p('other', 0.9)), en, 'other: the answer stands')
+  t.equal(latinRefined('Leuk samengevat.', { ...en, prob: 0.3 }, p('en', 0.9)).prob, 0.3, 'en: the answer stands')
+  const hi = latinRefined(text, en, p('hi', 0.9))
   t.match(hi, { code: 'hi', name: 'Hindi', prob: 0.9 })
   t.same(hi.alternatives.map((a) => a.code), ['hi', 'en', 'it'])
   t.ok(Math.abs((hi.alternatives[1]?.prob ?? 0) - 0.07) < 1e-9, 'the others share the rest')
-  const { routeLanguage } = await import('../../../lib/text/langid.js')
-  const text = 'kya hua yaar, kuch bolo na'
   t.same(routeLanguage(text, hi, ['en', 'hi']), { code: 'hi', sure: true }, 'an operation serving Hindi')
   t.same(routeLanguage(text, hi, ['en', 'es']), routeLanguage(text, en, ['en', 'es']), 'one without: as lid.176 answered')
+  const nl = latinRefined('Stom.', { ...en, prob: 0.45 }, p('nl', 0.8))
+  t.match(nl, { code: 'nl', name: 'Dutch', prob: 0.8 })
+  t.same(routeLanguage('Stom.', nl, ['en', 'nl']), { code: 'nl', sure: true }, 'a short text the refiner read goes by its answer')
+  t.same(routeLanguage('Stom.', nl, ['en']), { code: 'en', sure: false }, 'an operation without Dutch: too short, English as before')
 })
 
 t.test('language_detection: bad input answers JSON errors', async (t) => {
@@ -183,7 +191,7 @@ t.test('a language is only answered for a text in its letters: short Latin-lette
   t.equal(body.batch[1]!.lang_code, 'th')
 })
 
-t.test('detectFor: the romanised-Hindi refiner runs only for an operation that serves Hindi, and routes as before', { skip: hasRealModel('language_detection') ? false : 'model not trained' }, async (t) => {
+t.test('detectFor: the Latin-letter refiner runs only for an operation that serves one of its languages but English, and routes as before', { skip: hasRealModel('language_detection') ? false : 'model not trained' }, async (t) => {
   const { join } = await import('node:path')
   const { getTf } = await import('../../../lib/tf.js')
   const { scanStore } = await import('../../../lib/registry.js')
@@ -195,9 +203,9 @@ t.test('detectFor: the romanised-Hindi refiner runs only for an operation that s
   const texts = ['mujhe yeh phone bilkul pasand nahi aaya, paise barbaad ho gaye', 'Angela Merkel met Emmanuel Macron in Paris on Tuesday.', 'Het was heel slecht en ik ben er niet blij mee']
   const all = await id.predict(texts)
   t.equal(all[0]!.code, 'hi', 'predict asks the refiner')
-  for (const served of [['en', 'hi', 'es'], ['en', 'es', 'nl'], ['en']]) {
+  for (const served of [['en', 'hi', 'es'], ['en', 'es', 'nl'], ['en'], ['en', 'ja']]) {
     const found = await detectFor(id, texts, served)
-    if (!served.includes('hi')) t.ok(found.every((d) => d.unrefined === undefined && d.code !== 'hi'), `${served.join(',')}: lid.176's own answers`)
+    if (served.every((c) => c === 'en' || c === 'ja')) t.ok(found.every((d) => d.unrefined === undefined && d.code !== 'hi'), `${served.join(',')}: lid.176's own answers`)
     texts.forEach((text, i) => t.same(routeLanguage(text, found[i]!, served), routeLanguage(text, all[i]!, served), `${served.join(',')}: ${text} routes as with the refiner`))
   }
 })
