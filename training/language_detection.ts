@@ -30,9 +30,8 @@ process.stderr.write(`da/no validation accuracy ${acc.toFixed(4)} (${val.length}
 
 // The Latin-letter refiner, read when lid.176 is unsure, answers English under LATIN_SKIP, or reads a
 // text too short to tell: en (English tweets, XED's English subtitle lines, CLINC150 queries, TREC
-// questions, headlines, forum sentences), hi (SentiMix and UMSAB
-// Hindi training tweets), es, de, fr, it, pt, nl (XED training lines, UMSAB training tweets but nl),
-// other (XED da, no, sv lines). No validation line, nor the English source of one, trains it.
+// questions, headlines, forum sentences), hi (SentiMix and UMSAB Hindi training tweets), es, de, fr,
+// it, pt, nl (XED training lines, UMSAB training tweets but nl), other (XED da, no, sv lines). No validation line, nor the English source of one, trains it.
 // Validation: the XED and UMSAB validation lines (share answered their language), SentiMix dev (share
 // answered hi), TweetEval sentiment and emotion val (share left English).
 const latinCfg: FeatureConfig = { buckets: 1 << 15, charNgrams: [1, 4], wordBigrams: true, maxFeatures: 1500, maxChars: 2000 }
@@ -62,10 +61,10 @@ const latinVal = {
   en: [...englishVal, ...tweeteval('emotion/tweeteval-emotion', 'val')].map((r) => r.text)
 }
 // as served (latinRefined): the share of each language's validation texts the refiner answers that language (en: left English)
-const latinDetection = (text: string): Detection => ({ code: 'en', name: 'English', prob: 0, alternatives: [] })
+const UNSURE: Detection = { code: 'en', name: 'English', prob: 0, alternatives: [] }
 const latinScore = (w: Parameters<typeof predictAll>[0]) => Object.fromEntries(Object.entries(latinVal).map(([l, texts]) => {
   const p = predictAll(w, texts, latinCfg)
-  return [l, texts.filter((t, i) => latinRefined(t, latinDetection(t), p[i] as number[]).code === l).length / texts.length]
+  return [l, texts.filter((t, i) => latinRefined(t, UNSURE, p[i] as number[]).code === l).length / texts.length]
 }))
 const lw = train(latinRows, latinCfg, latinOpts, (w) => { const s = latinScore(w); return { name: 'mean share answered right (validation)', value: Object.values(s).reduce((a, b) => a + b, 0) / Object.keys(s).length } })
 const latinFigures = latinScore(lw)

@@ -91,13 +91,10 @@ export function cnnTensors (cfg: CnnConfig, bytes: Uint8Array): Map<string, { sh
 /** A text's label logits: the model's forward pass (the loader's predict applies the softmax). */
 export type CnnForward = (text: string) => Float64Array
 type Tensors = ReturnType<typeof cnnTensors>
-type Getter = CnnGetter
-/** writes a part of the features of `text` into h from `at` */
-type Part = CnnPart
 
 /** The forward pass of a text-cnn model from its configuration, tensors and the word-vector table. */
 export function cnnForward (cfg: CnnConfig, tensors: Tensors, vectors: WordVectors): CnnForward {
-  const get: Getter = (name, dtype) => {
+  const get: CnnGetter = (name, dtype) => {
     const t = tensors.get(name)
     if (t === undefined || (dtype === 'float16') !== (t.values instanceof Uint16Array)) throw new Error(`weights: no ${dtype} tensor ${name}`)
     return t
@@ -134,7 +131,7 @@ export function cnnForward (cfg: CnnConfig, tensors: Tensors, vectors: WordVecto
 }
 
 /** the mean of the float16 rows of the text's hashed n-grams (zeros for a text without any) */
-function bagPart (features: FeatureConfig, get: Getter): { width: number, run: Part } {
+function bagPart (features: FeatureConfig, get: CnnGetter): { width: number, run: CnnPart } {
   const lut = halves()
   const bag = get('bag', 'float16')
   const table = bag.values as Uint16Array
@@ -158,7 +155,7 @@ function bagPart (features: FeatureConfig, get: Getter): { width: number, run: P
 }
 
 /** the convolution over the text's tokens: per width, each filter's largest ReLU output over the windows */
-function convPart (cfg: CnnConfig, get: Getter, vectors: WordVectors): { width: number, run: Part } {
+function convPart (cfg: CnnConfig, get: CnnGetter, vectors: WordVectors): { width: number, run: CnnPart } {
   const { filters: F, widths, sequence: seq } = cfg
   const input = tokenInput(cfg, get, vectors)
   const R = input.width

@@ -9,11 +9,9 @@ import type { CnnConfig } from './cnn-classifier.js'
 export type CnnGetter = (name: string, dtype: 'float16' | 'float32') => { shape: number[], values: Uint16Array | Float32Array }
 /** writes a part of the features of `text` into h from `at` */
 export type CnnPart = (text: string, h: Float64Array, at: number) => void
-type Getter = CnnGetter
-type Part = CnnPart
 
 /** the text's word-vector input through a layer of ReLU units */
-export function meanPart (mean: NonNullable<CnnConfig['mean']>, get: Getter, vectors: WordVectors): { width: number, run: Part } {
+export function meanPart (mean: NonNullable<CnnConfig['mean']>, get: CnnGetter, vectors: WordVectors): { width: number, run: CnnPart } {
   const kernel = get('mean.kernel', 'float32')
   const b = get('mean.bias', 'float32').values
   const D = inputDim(mean.features, vectors)
@@ -36,7 +34,7 @@ export function meanPart (mean: NonNullable<CnnConfig['mean']>, get: Getter, vec
 }
 
 /** what the convolution reads for a token id: its word vector (times vectorScale) or learned row, projected when the model has proj.kernel */
-export function tokenInput (cfg: CnnConfig, get: Getter, vectors: WordVectors): { width: number, of: (id: number) => Float64Array } {
+export function tokenInput (cfg: CnnConfig, get: CnnGetter, vectors: WordVectors): { width: number, of: (id: number) => Float64Array } {
   const lut = halves()
   const D = vectors.dim
   const oov = get('oov', 'float16')

@@ -50,8 +50,8 @@ export const LATIN_DIR = 'latin'
 /** the refiner's probability of es, de, fr, it, pt or nl needed to answer it, chosen on validation
  * rows (XED and UMSAB validation lines, TweetEval English tweets, ud-sentences; docs/languages.md) */
 export const LATIN_MIN = 0.7
-/** the refiner's probability of hi needed to answer Hindi: at 0.8, 0.5% of English validation tweets
- * more are answered Hindi than at 0.5 */
+/** the refiner's probability of hi needed to answer Hindi (chosen on validation rows in a scratch run:
+ * at 0.5, 0.2% more of the English validation tweets were answered Hindi) */
 export const ROMANISED_MIN = 0.8
 /** the words a text needs before the refiner may answer Hindi: a few English words ("I love it") are
  * as common in Hindi-English tweets as in English ones, and such texts stay as they were */
@@ -65,7 +65,7 @@ const LATIN_LETTER = /\p{Script=Latin}/u
  * surely, or English under LATIN_SKIP, or the text has under MIN_LETTERS letters. */
 export function asksLatin (text: string, d: Detection): boolean {
   if (!LATIN_LETTER.test(text)) return false
-  return d.prob < MIN_PROB || (d.code === DEFAULT_LANG && d.prob < LATIN_SKIP) || !hasLetters(text, MIN_LETTERS)
+  return d.prob < MIN_PROB || (d.code === DEFAULT_LANG && d.prob < LATIN_SKIP) || !hasAtLeast(LETTER, text, MIN_LETTERS)
 }
 
 /** The refiner's language when it is sure enough (es, de, fr, it, pt, nl at LATIN_MIN; hi at
@@ -77,14 +77,8 @@ export function latinRefined (text: string, d: Detection, p: number[]): Detectio
   const code = LATIN[k] as string
   const prob = p[k] as number
   if (code === DEFAULT_LANG || code === 'other') return d
-  if (code === 'hi' ? prob < ROMANISED_MIN || !hasWords(text, ROMANISED_MIN_WORDS) : prob < LATIN_MIN) return d
+  if (code === 'hi' ? prob < ROMANISED_MIN || !hasAtLeast(WORD, text, ROMANISED_MIN_WORDS) : prob < LATIN_MIN) return d
   return { code, name: LANGUAGE_NAMES[code] as string, prob, alternatives: [{ code, prob }, ...d.alternatives.filter((a) => a.code !== code).map((a) => ({ code: a.code, prob: a.prob * (1 - prob) }))], unrefined: d }
-}
-
-function hasWords (text: string, n: number): boolean {
-  WORD.lastIndex = 0
-  for (let found = 0; found < n; found++) if (WORD.exec(text) === null) return false
-  return true
 }
 
 /** The most likely language among LANGUAGE_NAMES written in the text's letters (an unlikely language gets probability 0). */
@@ -113,16 +107,16 @@ const WIDE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Han
 export function routeLanguage (text: string, d: Detection, served: readonly string[]): { code: string, sure: boolean } {
   // the Latin-letter refiner read the text, however short: its answer, or lid.176's where the operation does not serve it
   if (d.unrefined !== undefined) return served.includes(d.code) ? { code: d.code, sure: true } : routeLanguage(text, d.unrefined, served)
-  if (!hasLetters(text, Math.ceil(MIN_LETTERS / (WIDE.test(text) ? 3 : 1)))) return { code: DEFAULT_LANG, sure: false }
+  if (!hasAtLeast(LETTER, text, Math.ceil(MIN_LETTERS / (WIDE.test(text) ? 3 : 1)))) return { code: DEFAULT_LANG, sure: false }
   if (d.prob >= MIN_PROB) return { code: d.code, sure: true }
   const alt = d.alternatives.find((a) => a.code === DEFAULT_LANG || served.includes(a.code))
   return alt !== undefined && alt.prob >= MIN_ALT ? { code: alt.code, sure: true } : { code: DEFAULT_LANG, sure: false }
 }
 
-/** Whether the text has at least n letters (counted until there are n). */
-function hasLetters (text: string, n: number): boolean {
-  LETTER.lastIndex = 0
-  for (let found = 0; found < n; found++) if (LETTER.exec(text) === null) return false
+/** Whether the text has at least n matches of a global pattern (letters, words; counted until there are n). */
+function hasAtLeast (pattern: RegExp, text: string, n: number): boolean {
+  pattern.lastIndex = 0
+  for (let found = 0; found < n; found++) if (pattern.exec(text) === null) return false
   return true
 }
 
