@@ -5,12 +5,13 @@ import { join } from 'node:path'
 import type { ModelInfo } from '../lib/registry.js'
 import type { TF } from '../lib/tf.js'
 import { loaderOfClassifier } from '../lib/text/classifier-kinds.js'
+import { inputCalibrationOf, withoutInputCalibration } from '../lib/text/calibration.js'
 import { nounPhrases } from '../lib/text/phrases.js'
 import { phraseKey } from '../lib/text/keywords-tokens.js'
 import { decodeImage } from '../lib/image/decode.js'
 import { classifyNsfw } from '../lib/image/nsfw.js'
 import { DATASETS, isHeldOut, lines } from '../training/data.js'
-import { argmax, confusion } from '../training/metrics.js'
+import { argmax, confusion, ece, fitsTemperature } from '../training/metrics.js'
 import type { TextModelSpec } from '../training/text-model.js'
 import type { EvalRow } from './images.js'
 import { zeroShotAccuracy } from './custom_classifier.js'
@@ -19,7 +20,10 @@ import { calibrationRow, heldHalf, pooledCalibrationRow, type CalibrationHalf } 
 export const NEW_OPS = ['abuse', 'target_sentiment', 'custom_classifier', 'phrase_extractor', 'nsfw']
 
 async function classifier (info: ModelInfo, tf: TF, spec: Pick<TextModelSpec, 'validation'>): Promise<EvalRow[]> {
-  const model = await loaderOfClassifier(info.manifest.kind)(info.dir, info.manifest, tf, { imageMaxPixels: 0 })
+  const load = loaderOfClassifier(info.manifest.kind)
+  const model = await load(info.dir, info.manifest, tf, { imageMaxPixels: 0 })
+  // the same model without its calibration by input (lib/text/calibration.ts), for the 'before' figure
+  const bare = inputCalibrationOf(info.manifest) === undefined ? undefined : await load(info.dir, withoutInputCalibration(info.manifest), tf, { imageMaxPixels: 0 })
   const index = new Map(info.manifest.labels.map((l, i) => [l, i]))
   const rows: EvalRow[] = []
   const name = `${info.name} v${info.version}`
@@ -36,10 +40,15 @@ async function classifier (info: ModelInfo, tf: TF, spec: Pick<TextModelSpec, 'v
     if (reported.has(v.name)) continue
     reported.add(v.name)
     const half = heldHalf(v.name, texts, probs, gold)
-    if (half.probs.length >= 50) { rows.push(calibrationRow(name, v.name, half)); halves.push(half) }
+    if (half.probs.length >= 50) {
+      const before = bare === undefined ? undefined : await bare.predict(v.rows.filter((r) => !fitsTemperature(r.text)).map((r) => r.text)) as number[][]
+      rows.push(calibrationRow(name, v.name, half, before === undefined ? '' : `; ${ece(before, half.gold).toFixed(3)} before calibration by input`))
+      halves.push(half)
+    }
   }
   const pooled = pooledCalibrationRow(name, halves)
   if (pooled !== undefined) rows.push(pooled)
+  bare?.dispose()
   model.dispose()
   return rows
 }

@@ -16,15 +16,30 @@ import { inputShape, recalibrate, toLogits, withoutInputCalibration, type InputC
 import type { FeatureConfig } from '../lib/text/features.js'
 import { loadSharedVectors } from '../lib/text/word-vectors.js'
 import { argmax, confusion, ece, eceFloor, fitInputCalibration, fitsTemperature } from './metrics.js'
-import { OPS } from './ops.js'
+import { OPS, type OpSpec, type Validation } from './ops.js'
 
 const METHOD = 'temperature by input: logits / T(x) + a bias per label, log T(x) = a + b * (log(1 + tokens) - tokensCentre) + c * (share of words with a word vector - knownCentre), on top of the temperature in the weights'
 
 const r4 = (x: number) => Number(x.toFixed(4))
 
+/** the models calibration by input can be fitted for: the classifiers of training/ops.ts and those with scripts of their own */
+export const CALIBRATED = [...Object.keys(OPS), 'target_sentiment']
+
+/** an own-script model's validation sets as training/ops.ts gives them; a set listed once per metric reports its calibration once */
+async function ownSpec (op: string): Promise<Pick<OpSpec, 'data'> | undefined> {
+  if (op !== 'target_sentiment') return undefined
+  const { TARGET_SENTIMENT } = await import('./target_sentiment.js')
+  const seen = new Set<string>()
+  const validation: Validation[] = TARGET_SENTIMENT.validation.map((v) => {
+    const first = !seen.has(v.name); seen.add(v.name)
+    return { ...v, metric: { ...v.metric, score: (m) => v.metric.score(m) }, calibration: first }
+  })
+  return { data: () => ({ train: [], validation, sources: [] }) }
+}
+
 export async function calibrate (op: string, dir: string, log: (s: string) => void = (s) => process.stderr.write(s + '\n')): Promise<InputCalibration> {
-  const spec = OPS[op]
-  if (spec === undefined) throw new Error(`no operation ${op} (calibrate: ${Object.keys(OPS).join(', ')})`)
+  const spec = OPS[op] ?? await ownSpec(op)
+  if (spec === undefined) throw new Error(`no model ${op} (calibrate: ${CALIBRATED.join(', ')})`)
   const path = join(dir, 'manifest.json')
   const manifest = JSON.parse(await readFile(path, 'utf8')) as ModelManifest & { calibration?: Record<string, unknown> }
   const { byInput: _old, ...rest } = manifest.calibration ?? {}

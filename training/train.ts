@@ -13,14 +13,14 @@ import { argmax, confusion, ece, fitsTemperature } from './metrics.js'
 import { fitTemperatureOn } from './temperature.js'
 import { OPS, type OpSpec, type Row, type Validation } from './ops.js'
 import { saveClassifier } from './save-classifier.js'
-import { calibrate } from './calibrate.js'
+import { calibrate, CALIBRATED } from './calibrate.js'
 
 const op = process.argv[2]
 // npm run train -- calibrate <model> [version folder]: the calibration by input of a trained model
 if (op === 'calibrate') {
   const model = process.argv[3]
-  if (model === undefined || OPS[model] === undefined) {
-    process.stderr.write(`usage: npm run train -- calibrate <model>   (models: ${Object.keys(OPS).join(', ')})\n`)
+  if (model === undefined || !CALIBRATED.includes(model)) {
+    process.stderr.write(`usage: npm run train -- calibrate <model>   (models: ${CALIBRATED.join(', ')})\n`)
     process.exit(2)
   }
   await calibrate(model, process.argv[4] ?? join(import.meta.dirname, '..', 'model-store', model, '1'))
