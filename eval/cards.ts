@@ -65,7 +65,7 @@ await writeFile(join(out, 'classifiers.md'), [
   'fastText-style embedding bag over hashed word n-grams (and character n-grams where they help), beside the',
   'SIF-weighted mean of the shared English word vectors (`model-store/word-vectors`, GloVe-derived, public',
   'domain) through ReLU units, so words never seen in training still carry their meaning; a softmax on top.',
-  'Every one but sentiment (kind text-cnn) also reads word order: a 1-D convolution over the word vectors',
+  'Every one (kind text-cnn) also reads word order: a 1-D convolution over the word vectors',
   'beside those parts (taxonomy: one sigmoid per tag; sarcasm: no word-vector mean). Every model is',
   'calibrated by a temperature and a bias per label fitted on half of',
   'the validation rows, then by a temperature of each text\'s own from its length and its share of words with',

@@ -26,8 +26,8 @@ if (op === 'calibrate') {
   await calibrate(model, process.argv[4] ?? join(import.meta.dirname, '..', 'model-store', model, '1'))
   process.exit(0)
 }
-// the span and pair models, and the word-order classifiers (abuse, sarcasm, taxonomy, emotion, intent, new_intent: kind text-cnn), have training scripts of their own: training/<op>.ts
-const OWN = ['ner', 'keywords', 'similarity', 'word-vectors', 'sentiment-multilingual', 'emotion-multilingual', 'language_detection', 'abuse', 'target_sentiment', 'sarcasm', 'taxonomy', 'emotion', 'intent', 'new_intent']
+// the span and pair models, and the word-order classifiers (abuse, sarcasm, taxonomy, sentiment, emotion, intent, new_intent: kind text-cnn), have training scripts of their own: training/<op>.ts
+const OWN = ['ner', 'keywords', 'similarity', 'word-vectors', 'sentiment-multilingual', 'emotion-multilingual', 'language_detection', 'abuse', 'target_sentiment', 'sarcasm', 'taxonomy', 'sentiment', 'emotion', 'intent', 'new_intent']
 if (op !== undefined && OWN.includes(op)) {
   await import(`./${op}.ts`)
   process.exit(0)
