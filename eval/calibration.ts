@@ -2,8 +2,26 @@
 // half of each validation set that did not fit its calibration (training/metrics.ts fitsTemperature),
 // and one figure per classifier, every such half pooled with each set weighing alike: issue 20 asks
 // for an ECE per classifier, and a set of 200 rows alone cannot tell 0.05 from noise.
-import { argmax, eceFloor, eceOf, fitsTemperature } from '../training/metrics.js'
+import type { LoadedModel, ModelLoader } from '../lib/models.js'
+import type { ModelInfo } from '../lib/registry.js'
+import type { TF } from '../lib/tf.js'
+import { inputCalibrationOf, withoutInputCalibration } from '../lib/text/calibration.js'
+import { argmax, ece, eceFloor, eceOf, fitsTemperature } from '../training/metrics.js'
 import type { EvalRow } from './images.js'
+
+type Classifier = LoadedModel<string, number[]>
+
+/** The model without its calibration by input (lib/text/calibration.ts), for the 'before' figure; undefined for a model without one. */
+export async function withoutByInput (load: ModelLoader, info: ModelInfo, tf: TF): Promise<Classifier | undefined> {
+  return inputCalibrationOf(info.manifest) === undefined ? undefined : await load(info.dir, withoutInputCalibration(info.manifest), tf, { imageMaxPixels: 0 }) as Classifier
+}
+
+/** The ECE row's note of the same half scored before the calibration by input ('' without one). */
+export async function beforeByInput (bare: Classifier | undefined, texts: string[], half: CalibrationHalf): Promise<string> {
+  if (bare === undefined) return ''
+  const before = await bare.predict(texts.filter((t) => !fitsTemperature(t)))
+  return `; ${ece(before, half.gold).toFixed(3)} before calibration by input`
+}
 
 /** One validation set's rows that did not fit the calibration: the served scores and the gold label (-1: no label fits). */
 export interface CalibrationHalf { name: string, probs: number[][], gold: number[] }

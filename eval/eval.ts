@@ -7,10 +7,9 @@ import { getTf } from '../lib/tf.js'
 import { scanStore, type ModelInfo } from '../lib/registry.js'
 import type { TF } from '../lib/tf.js'
 import { classifierLoader } from '../lib/text/classifier-kinds.js'
-import { inputCalibrationOf, withoutInputCalibration } from '../lib/text/calibration.js'
 import { OPS } from '../training/ops.js'
-import { argmax, confusion, ece, fitsTemperature } from '../training/metrics.js'
-import { calibrationRow, heldHalf, pooledCalibrationRow, type CalibrationHalf } from './calibration.js'
+import { argmax, confusion } from '../training/metrics.js'
+import { beforeByInput, calibrationRow, heldHalf, pooledCalibrationRow, withoutByInput, type CalibrationHalf } from './calibration.js'
 import { evaluateImages, type EvalRow } from './images.js'
 import { evaluate as evaluateNewOp, NEW_OPS } from './newops.js'
 
@@ -34,8 +33,7 @@ for (const info of await scanStore(store)) {
   const load = classifierLoader(info.manifest.kind)
   if (load === undefined || spec === undefined) continue
   const model = await load(info.dir, info.manifest, tf, { imageMaxPixels: 0 })
-  // the same model without its calibration by input (lib/text/calibration.ts), for the 'before' figure
-  const bare = inputCalibrationOf(info.manifest) === undefined ? undefined : await load(info.dir, withoutInputCalibration(info.manifest), tf, { imageMaxPixels: 0 })
+  const bare = await withoutByInput(load, info, tf)
   const index = new Map(info.manifest.labels.map((l, i) => [l, i]))
   const name = `${info.name} v${info.version}`
   const halves: CalibrationHalf[] = []
@@ -48,10 +46,7 @@ for (const info of await scanStore(store)) {
     // calibration on the half of the rows that did not fit the temperature
     const half = heldHalf(v.name, v.rows.map((r) => r.text), probs, gold)
     if (v.calibration !== false && half.probs.length >= 50) {
-      const texts = v.rows.filter((r) => !fitsTemperature(r.text)).map((r) => r.text)
-      const before = bare === undefined ? undefined : await bare.predict(texts)
-      const was = before === undefined ? '' : `; ${ece(before, half.gold).toFixed(3)} before calibration by input`
-      rows.push(calibrationRow(name, v.name, half, was))
+      rows.push(calibrationRow(name, v.name, half, await beforeByInput(bare, v.rows.map((r) => r.text), half)))
       halves.push(half)
     }
   }

@@ -5,25 +5,23 @@ import { join } from 'node:path'
 import type { ModelInfo } from '../lib/registry.js'
 import type { TF } from '../lib/tf.js'
 import { loaderOfClassifier } from '../lib/text/classifier-kinds.js'
-import { inputCalibrationOf, withoutInputCalibration } from '../lib/text/calibration.js'
 import { nounPhrases } from '../lib/text/phrases.js'
 import { phraseKey } from '../lib/text/keywords-tokens.js'
 import { decodeImage } from '../lib/image/decode.js'
 import { classifyNsfw } from '../lib/image/nsfw.js'
 import { DATASETS, isHeldOut, lines } from '../training/data.js'
-import { argmax, confusion, ece, fitsTemperature } from '../training/metrics.js'
+import { argmax, confusion } from '../training/metrics.js'
 import type { TextModelSpec } from '../training/text-model.js'
 import type { EvalRow } from './images.js'
 import { zeroShotAccuracy } from './custom_classifier.js'
-import { calibrationRow, heldHalf, pooledCalibrationRow, type CalibrationHalf } from './calibration.js'
+import { beforeByInput, calibrationRow, heldHalf, pooledCalibrationRow, withoutByInput, type CalibrationHalf } from './calibration.js'
 
 export const NEW_OPS = ['abuse', 'target_sentiment', 'custom_classifier', 'phrase_extractor', 'nsfw']
 
 async function classifier (info: ModelInfo, tf: TF, spec: Pick<TextModelSpec, 'validation'>): Promise<EvalRow[]> {
   const load = loaderOfClassifier(info.manifest.kind)
   const model = await load(info.dir, info.manifest, tf, { imageMaxPixels: 0 })
-  // the same model without its calibration by input (lib/text/calibration.ts), for the 'before' figure
-  const bare = inputCalibrationOf(info.manifest) === undefined ? undefined : await load(info.dir, withoutInputCalibration(info.manifest), tf, { imageMaxPixels: 0 })
+  const bare = await withoutByInput(load, info, tf)
   const index = new Map(info.manifest.labels.map((l, i) => [l, i]))
   const rows: EvalRow[] = []
   const name = `${info.name} v${info.version}`
@@ -41,8 +39,7 @@ async function classifier (info: ModelInfo, tf: TF, spec: Pick<TextModelSpec, 'v
     reported.add(v.name)
     const half = heldHalf(v.name, texts, probs, gold)
     if (half.probs.length >= 50) {
-      const before = bare === undefined ? undefined : await bare.predict(v.rows.filter((r) => !fitsTemperature(r.text)).map((r) => r.text)) as number[][]
-      rows.push(calibrationRow(name, v.name, half, before === undefined ? '' : `; ${ece(before, half.gold).toFixed(3)} before calibration by input`))
+      rows.push(calibrationRow(name, v.name, half, await beforeByInput(bare, texts, half)))
       halves.push(half)
     }
   }

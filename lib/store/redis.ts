@@ -108,10 +108,6 @@ export class RedisStore implements Store {
     } catch { /* unreachable: keep the last count */ }
   }
 
-  /**
-   * Sends `first` and, when the URL asks for replicas, WAIT in the same round trip (a pipeline goes
-   * to one node, the one of `first`'s slot). Resolves `first`'s reply, and how many replicas had it.
-   */
   /** A request's store call, given up after the time-out however ioredis retries it: a Cluster
    * client resends a command whose node went away after a slot refresh (each try with its own
    * command time-out), which took a request about 0.9 s when a master was killed (test/redis/failover:
@@ -122,6 +118,10 @@ export class RedisStore implements Store {
     return Promise.race([call, late]).finally(() => clearTimeout(timer))
   }
 
+  /**
+   * Sends `first` and, when the URL asks for replicas, WAIT in the same round trip (a pipeline goes
+   * to one node, the one of `first`'s slot). Resolves `first`'s reply, and how many replicas had it.
+   */
   private async withWait<T> (first: (p: ChainableCommander) => ChainableCommander): Promise<{ reply: T, acked: number, wanted: number }> {
     const wait = Math.min(this.wait, this.replicas)
     // no replicas to wait for: the command alone (on the client it returns its reply)
