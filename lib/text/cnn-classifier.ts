@@ -25,7 +25,7 @@ import { loadSharedVectors, type WordVectors } from './word-vectors.js'
 import { readFileShared, shared, type SharedArray } from './shared-memory.js'
 import { halves } from './shared-tables.js'
 import { inputCalibrationOf, inputShape, recalibrate } from './calibration.js'
-import { meanPart, tokenInput, type CnnGetter, type CnnPart } from './cnn-inputs.js'
+import { meanPart, RARE_SLOTS, tokenInput, type CnnGetter, type CnnPart } from './cnn-inputs.js'
 
 export interface CnnTensor { name: string, shape: number[], dtype: 'float16' | 'float32' }
 /** weights.json: the model's configuration and the tensors of weights.bin, in file order */
@@ -50,7 +50,7 @@ export interface CnnConfig {
 
 const BYTES = { float16: 2, float32: 4 }
 const YIELD_TEXTS = 64
-/** the convolution's per-token parts of this many most frequent words (and of the learned rows) are kept once computed: at most 4 x (this + oovBuckets) x filters x (sum of widths) bytes */
+/** the convolution's per-token parts of this many most frequent words (and of the learned rows) are kept once computed: at most 4 x (this + oovBuckets + RARE_SLOTS) x filters x (sum of widths) bytes */
 const CACHED_WORDS = 10_000
 
 /** The features a text's shape for the calibration by input (lib/text/calibration.ts inputShape) is read
@@ -176,13 +176,21 @@ function convPart (cfg: CnnConfig, get: CnnGetter, vectors: WordVectors): { widt
   })
   // the parts of the most frequent words (the table's first rows) and of the learned rows (tokens the
   // table lacks: punctuation, user names, 'a'...), each computed when a text first uses it: most
-  // tokens of a text are among them, and the pages of rows never used stay unallocated. After them,
-  // room for the parts of a text's other tokens, computed for each text.
+  // tokens of a text are among them, and the pages of rows never used stay unallocated. Then the
+  // parts of rarer words, each kept in its slot (row modulo RARE_SLOTS) until another word needs it:
+  // a word costs [vector dim x filters x sum of widths] multiplications when its parts are computed
+  // (about 40 us here), a sum of its parts when they are kept. After them, room for the parts of a
+  // text's tokens whose slot an earlier token of the same text holds, computed for each text.
   const common = Math.min(CACHED_WORDS, vectors.size)
-  const slots = common + seq.oovBuckets
+  const rareAt = common + seq.oovBuckets
+  const slots = rareAt + RARE_SLOTS
   const maxTokens = Math.max(1, seq.maxTokens)
   const parts = new Float32Array((slots + maxTokens) * C)
-  const cached = new Uint8Array(slots)
+  const cached = new Uint8Array(rareAt)
+  // the row whose parts each rare slot holds (-1: none), and the last text that read it
+  const rareRow = new Int32Array(RARE_SLOTS).fill(-1)
+  const rareText = new Float64Array(RARE_SLOTS).fill(-1)
+  let textNo = 0
   // buffers reused by every text (a forward pass is synchronous): token ids, where each token's parts start
   const tokens = new Int32Array(maxTokens)
   const from = new Int32Array(maxTokens)
@@ -201,10 +209,20 @@ function convPart (cfg: CnnConfig, get: CnnGetter, vectors: WordVectors): { widt
     run: (text, h, at) => {
       const n = sequenceIds(text, seq, vectors.row, vectors.size, tokens)
       const Fc = F; const Cc = C; const P = parts; const Z = z; const Bc = bias; const From = from; const Tk = tokens; const S = vectors.size
+      const me = ++textNo
       for (let t = 0; t < n; t++) {
         const id = Tk[t] as number
         const slot = id < common ? id : id >= S ? common + id - S : -1
-        if (slot < 0) { From[t] = (slots + t) * Cc; partsOf(id, From[t] as number); continue }
+        if (slot < 0) {
+          // a rarer word: its slot, unless an earlier token of this text holds it for another word
+          const r = id % RARE_SLOTS
+          if (rareRow[r] === id) { rareText[r] = me; From[t] = (rareAt + r) * Cc; continue }
+          if (rareText[r] === me) { From[t] = (slots + t) * Cc; partsOf(id, From[t] as number); continue }
+          From[t] = (rareAt + r) * Cc
+          partsOf(id, From[t] as number)
+          rareRow[r] = id; rareText[r] = me
+          continue
+        }
         if (cached[slot] === 0) { partsOf(id, slot * Cc); cached[slot] = 1 }
         From[t] = slot * Cc
       }

@@ -2,7 +2,8 @@
 // reads for each token, and its word-vector input through a layer of ReLU units.
 import type { WordVectors } from './word-vectors.js'
 import { halves } from './shared-tables.js'
-import { inputDim, sentenceInput } from './sentence-input.js'
+import { inputDim, negatedWords } from './sentence-input.js'
+import { vectorWords } from './word-vectors.js'
 import type { CnnConfig } from './cnn-classifier.js'
 
 /** a tensor of weights.bin by name, of the given type (throws when it is missing or of another type) */
@@ -10,7 +11,18 @@ export type CnnGetter = (name: string, dtype: 'float16' | 'float32') => { shape:
 /** writes a part of the features of `text` into h from `at` */
 export type CnnPart = (text: string, h: Float64Array, at: number) => void
 
-/** the text's word-vector input through a layer of ReLU units */
+/** the parts of rarer words (lib/text/cnn-classifier.ts's convolution, and the word-vector input below) are kept for the last word seen in each of this many slots (a word's slot: its row modulo this) */
+export const RARE_SLOTS = 4096
+/** the word-vector input's parts of this many most frequent words are kept once computed, and those of the rarer words the last one seen in each of RARE_SLOTS slots: 4 x (this + RARE_SLOTS) x hidden x (1 or 2) bytes */
+const CACHED_WORDS = 10_000
+
+/**
+ * the text's word-vector input (lib/text/sentence-input.ts) through a layer of ReLU units. The input
+ * is the L2-normalised SIF-weighted sum s of the text's word vectors (and that of its negated words),
+ * so the kernel's product with it is the weighted sum of the kernel's products with each word's
+ * vector, divided by |s|: each word's product is computed once per thread (for the most frequent
+ * words) and a text costs a sum over its words, not a [hidden x input] product.
+ */
 export function meanPart (mean: NonNullable<CnnConfig['mean']>, get: CnnGetter, vectors: WordVectors): { width: number, run: CnnPart } {
   const kernel = get('mean.kernel', 'float32')
   const b = get('mean.bias', 'float32').values
@@ -18,16 +30,69 @@ export function meanPart (mean: NonNullable<CnnConfig['mean']>, get: CnnGetter, 
   const H = mean.hidden
   if (kernel.shape.join() !== [H, D].join() || b.length !== H) throw new Error(`mean.kernel is ${kernel.shape.join(' x ')}, not ${H} x ${D}`)
   const K = kernel.values
-  const x = new Float32Array(D)
+  const V = vectors.dim
+  // the input's groups: every word, and the negated words when the features ask for them
+  const groups = D / V
+  const common = Math.min(CACHED_WORDS, vectors.size)
+  // parts[(g * common + row) * H + j]: kernel row j's product with the row's vector, group g's
+  // columns; then those of rarer words, the last one seen in each slot (g * RARE_SLOTS + row modulo RARE_SLOTS)
+  const rareAt = groups * common
+  const parts = new Float32Array((rareAt + groups * RARE_SLOTS) * H)
+  const cached = new Uint8Array(groups * common)
+  const rareRow = new Int32Array(groups * RARE_SLOTS).fill(-1)
+  const v = new Float64Array(V)
+  const s = new Float64Array(V)
+  const acc = new Float64Array(H)
+  /** group g's columns of the kernel times a row's vector (as float32 values, however long they are kept, so that a text's answer never depends on which texts came before) */
+  const partOf = (row: number, g: number): Float32Array => {
+    const Hc = H; const Vc = V; const Dc = D; const Kc = K
+    const rare = row < common ? -1 : g * RARE_SLOTS + row % RARE_SLOTS
+    const slot = rare < 0 ? g * common + row : rareAt + rare
+    const into = parts.subarray(slot * Hc, (slot + 1) * Hc)
+    if (rare < 0 ? cached[slot] === 1 : rareRow[rare] === row) return into
+    v.fill(0)
+    vectors.addRow(row, 1, v)
+    for (let j = 0; j < Hc; j++) {
+      let x = 0
+      for (let d = 0, m = j * Dc + g * Vc; d < Vc; d++, m++) x += (v[d] as number) * (Kc[m] as number)
+      into[j] = x
+    }
+    if (rare < 0) cached[slot] = 1
+    else rareRow[rare] = row
+    return into
+  }
+  const out = new Float64Array(H)
+  /** adds group g's contribution of these words to out: (kernel . s) / |s|, nothing when no word is known */
+  const group = (words: readonly string[], g: number) => {
+    const Hc = H; const Vc = V; const S = s; const A = acc
+    S.fill(0); A.fill(0)
+    let known = 0
+    for (const w of words) {
+      const r = vectors.row(w)
+      if (r < 0) continue
+      const weight = vectors.sif(r)
+      vectors.addRow(r, weight, S)
+      const p = partOf(r, g)
+      for (let j = 0; j < Hc; j++) A[j] = (A[j] as number) + weight * (p[j] as number)
+      known++
+    }
+    if (known === 0) return
+    let norm = 0
+    for (let d = 0; d < Vc; d++) norm += (S[d] as number) ** 2
+    if (norm === 0) return
+    const k = 1 / Math.sqrt(norm)
+    for (let j = 0; j < Hc; j++) out[j] = (out[j] as number) + (A[j] as number) * k
+  }
   return {
     width: H,
     run: (text, h, at) => {
-      sentenceInput(text, mean.features, vectors, x)
-      const X = x; const Kc = K; const Bc = b; const Hc = H; const Dc = D
-      for (let j = 0, m = 0; j < Hc; j++) {
-        let s = Bc[j] as number
-        for (let d = 0; d < Dc; d++, m++) s += (X[d] as number) * (Kc[m] as number)
-        h[at + j] = s > 0 ? s : 0
+      const Hc = H; const Bc = b; const O = out
+      O.fill(0)
+      group(vectorWords(text, mean.features.maxChars), 0)
+      if (groups === 2) group(negatedWords(text, mean.features.maxChars), 1)
+      for (let j = 0; j < Hc; j++) {
+        const x = (Bc[j] as number) + (O[j] as number)
+        h[at + j] = x > 0 ? x : 0
       }
     }
   }
