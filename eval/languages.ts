@@ -13,7 +13,9 @@ import { loaderOfClassifier } from '../lib/text/classifier-kinds.js'
 import { loadKeywords, type KeywordInput } from '../lib/text/keywords.js'
 import { loadLanguageId, routeLanguage, type Detection } from '../lib/text/langid.js'
 import { DATASETS } from '../training/data.js'
-import { argmax, confusion, macroF1 } from '../training/metrics.js'
+import { argmax, confusion, ece, macroF1 } from '../training/metrics.js'
+import { forLanguage } from '../lib/lang-route.js'
+import { languageCalibrationOf } from '../lib/text/calibration.js'
 import { umsab, UMSAB_LANGS, XED_EMOTION, XED_POLARITY, xedRows, type LangRow } from '../training/multilingual-data.js'
 import type { EvalRow } from './images.js'
 import { calibrationRow, heldHalf, pooledCalibrationRow, type CalibrationHalf } from './calibration.js'
@@ -40,14 +42,21 @@ function detectionRows (det: LoadedModel<string, Detection>, model: string): Pro
   })()
 }
 
-/** macro-F1 over the labels present in the rows, and the calibration half of the rows */
-async function scored (model: LoadedModel<string, number[]>, rows: LangRow[], name: string): Promise<{ f1: number, half: CalibrationHalf }> {
+/**
+ * macro-F1 over the labels present in the rows, and the calibration half of the rows, scored as the
+ * service answers texts of that language (lib/lang-route.ts forLanguage: with the model's calibration
+ * by language), and the ECE of that half before the calibration by language (its note; '' without one)
+ */
+async function scored (model: LoadedModel<string, number[]>, rows: LangRow[], name: string, lang: string): Promise<{ f1: number, half: CalibrationHalf, before: string }> {
   const index = new Map(model.manifest.labels.map((l, i) => [l, i]))
   const gold = rows.map((r) => index.get(r.label) as number)
   const texts = rows.map((r) => r.text)
-  const probs = await model.predict(texts)
+  const raw = await model.predict(texts)
+  const probs = await forLanguage(model, lang).predict(texts) as number[][]
   const f1 = macroF1(confusion(gold, probs.map(argmax), model.manifest.labels.length), [...new Set(gold)])
-  return { f1, half: heldHalf(name, texts, probs, gold) }
+  const h0 = heldHalf(name, texts, raw, gold)
+  const before = languageCalibrationOf(model.manifest) === undefined ? '' : `; ${ece(h0.probs, h0.gold).toFixed(3)} before calibration by language`
+  return { f1, half: heldHalf(name, texts, probs, gold), before }
 }
 
 /** Share of rows whose top label with lang_code omitted equals the one with the right lang_code. */
@@ -78,9 +87,9 @@ async function opRows (tf: TF, op: string, data: Record<string, LangRow[]>, det:
   const halves: CalibrationHalf[] = []
   for (const [lang, rs] of Object.entries(data)) {
     const set = `${lang === 'nl' || op === 'emotion' ? 'XED' : 'UMSAB'} ${lang}`
-    const { f1, half } = await scored(multi, rs, set)
+    const { f1, half, before } = await scored(multi, rs, set, lang)
     rows.push({ model: name, dataset: `${set} (validation, ${rs.length})`, metric: 'macro-F1', value: f1 })
-    if (half.probs.length >= 50) { rows.push(calibrationRow(name, `${set} validation`, half)); halves.push(half) }
+    if (half.probs.length >= 50) { rows.push(calibrationRow(name, `${set} validation`, half, before)); halves.push(half) }
     if (det !== undefined && english !== undefined) rows.push({ model: name, dataset: `${lang} (validation, ${rs.length})`, metric: 'lang_code omitted agrees with the right lang_code', value: await agreement(det, english, multi, rs), baseline: 'target 0.95' })
   }
   const pooled = pooledCalibrationRow(name, halves)

@@ -5,6 +5,7 @@ import type { FastifyReply } from 'fastify'
 import { Type, type TObject, type TSchema } from '@sinclair/typebox'
 import type { LoadedModel } from './models.js'
 import { DEFAULT_LANG, detectFor, routeLanguage, type Detection } from './text/langid.js'
+import { languageCalibrationOf, languageTemperature, recalibrateLanguage } from './text/calibration.js'
 
 /** the model folder of the language identifier */
 export const DETECTOR = 'language_detection'
@@ -50,6 +51,17 @@ export async function runByLanguage<R> (texts: string[], langs: TextLang[], run:
 /** The model folder serving a language: the first of `models` whose manifest lists it. */
 export function modelFor (lang: string, models: Array<LoadedModel<any, any> | undefined>): LoadedModel<any, any> | undefined {
   return models.find((m) => m?.manifest.languages.includes(lang))
+}
+
+/**
+ * A model as it answers texts of one language: with its calibration by language
+ * (lib/text/calibration.ts) applied to what predict gives, when its manifest has one for that
+ * language; the model itself otherwise.
+ */
+export function forLanguage<In> (model: LoadedModel<In, any>, lang: string): LoadedModel<In, any> {
+  const params = languageCalibrationOf(model.manifest)
+  if (languageTemperature(params, lang) === 1) return model
+  return { ...model, predict: async (inputs: In[]) => recalibrateLanguage(await model.predict(inputs) as number[][], lang, params) }
 }
 
 /** Every language a list of models serves, in their order, without repeats. */

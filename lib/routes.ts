@@ -13,7 +13,7 @@ import { ImageBody } from '../schemas/ops/image.js'
 import { LANGUAGE_NAMES } from './text/languages.js'
 import type { Routed } from './text/pool.js'
 import type { ModelRegistry } from './registry.js'
-import { DETECTOR, languagesOf, wantsDetection, languagesServed, modelFor, reportLangs, runByLanguage, withLangFields, type TextLang } from './lang-route.js'
+import { DETECTOR, forLanguage, languagesOf, wantsDetection, languagesServed, modelFor, reportLangs, runByLanguage, withLangFields, type TextLang } from './lang-route.js'
 
 export function methodNotAllowed (fastify: FastifyInstance, url: string): void {
   fastify.route({
@@ -98,7 +98,7 @@ async function detectedAndRun<R, Body extends TObject> (spec: TextOperation<R, B
   const results = await runByLanguage(texts, langs, (ts, lang, idx) => {
     // the rows are in already
     const rows: unknown[] = idx.map((i) => (routed[i] as Routed)[2])
-    return spec.run(ts, { ...body, lang_code: lang }, { ...modelOf(lang), predict: async () => rows })
+    return spec.run(ts, { ...body, lang_code: lang }, forLanguage({ ...modelOf(lang), predict: async () => rows }, lang))
   })
   return { langs, results }
 }
@@ -190,7 +190,7 @@ export function textOperation<R, Body extends TObject = typeof SingleTextBody, R
         } else if (spec.detect !== undefined && spec.detect !== false) {
           langs = await routedLangs(texts, body.lang_code)
           results = await runByLanguage(texts, langs, (ts, lang) =>
-            spec.run(ts, { ...body, lang_code: lang }, modelFor(lang, models()) ?? model))
+            spec.run(ts, { ...body, lang_code: lang }, forLanguage(modelFor(lang, models()) ?? model, lang)))
         } else results = await spec.run(texts, body, model)
         fastify.metrics.units.inc({ op: spec.op }, texts.length)
         const out = batch ? (spec.many ?? ((rs: R[]) => rs))(results) : spec.single(results[0] as R)

@@ -9,6 +9,7 @@ import { predictAll, saveModel, train, type TrainOptions } from './fasttext.js'
 import { quantiseEmbedding } from './quantise.js'
 import { argmax, confusion, macroF1 } from './metrics.js'
 import { fitTemperatureOn } from './temperature.js'
+import { calibrateLanguages, LANGUAGE_CALIBRATED } from './calibrate-language.js'
 import { umsab, UMSAB_LANGS, XED_EMOTION, XED_POLARITY, XED_SPLIT_LANGS, xedRows, type LangRow } from './multilingual-data.js'
 
 interface Spec {
@@ -127,3 +128,5 @@ const manifest = {
 }
 await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n')
 process.stderr.write(`wrote model-store/${op}/1 in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`)
+// then a temperature per language on top of the shared one, for the models that have one (npm run train -- calibrate <op> alone)
+if (env.TRAIN_CALIBRATE !== '0' && op in LANGUAGE_CALIBRATED) await calibrateLanguages(op, dir)

@@ -3,19 +3,23 @@
 // emotion, sarcasm, intent, new_intent, taxonomy) are word-order models (kind text-cnn) trained by
 // training/text-cnn.ts: a temperature fitted on half of the validation rows, leave-one-domain-out
 // runs unless TRAIN_LODO=0, then, unless TRAIN_CALIBRATE=0, the calibration by input
-// (training/calibrate.ts; alone: npm run train -- calibrate <model>).
+// (training/calibrate.ts; alone: npm run train -- calibrate <model>). The multilingual models get a
+// temperature per language instead (training/calibrate-language.ts, also by calibrate <model>).
 import { join } from 'node:path'
 import { calibrate, CALIBRATED } from './calibrate.js'
+import { calibrateLanguages, LANGUAGE_CALIBRATED } from './calibrate-language.js'
 
 const op = process.argv[2]
-// npm run train -- calibrate <model> [version folder]: the calibration by input of a trained model
+// npm run train -- calibrate <model> [version folder]: the calibration by input (or by language) of a trained model
 if (op === 'calibrate') {
   const model = process.argv[3]
-  if (model === undefined || !CALIBRATED.includes(model)) {
-    process.stderr.write(`usage: npm run train -- calibrate <model>   (models: ${CALIBRATED.join(', ')})\n`)
+  const byLanguage = Object.keys(LANGUAGE_CALIBRATED)
+  if (model === undefined || ![...CALIBRATED, ...byLanguage].includes(model)) {
+    process.stderr.write(`usage: npm run train -- calibrate <model>   (models: ${[...CALIBRATED, ...byLanguage].join(', ')})\n`)
     process.exit(2)
   }
-  await calibrate(model, process.argv[4] ?? join(import.meta.dirname, '..', 'model-store', model, '1'))
+  const dir = process.argv[4] ?? join(import.meta.dirname, '..', 'model-store', model, '1')
+  await (byLanguage.includes(model) ? calibrateLanguages(model, dir) : calibrate(model, dir))
   process.exit(0)
 }
 // every model has a training script of its own: the span and pair models, the multilingual ones, and the word-order classifiers (kind text-cnn)

@@ -85,3 +85,38 @@ export function withoutInputCalibration (manifest: ModelManifest): ModelManifest
   const { byInput: _, ...rest } = m.calibration
   return { ...m, calibration: rest } as ModelManifest
 }
+
+/**
+ * Calibration by language, for a model that serves several languages: one temperature per language,
+ * on top of the one folded into its weights. The route knows each text's language (lang_code, or the
+ * one detected), and one temperature cannot suit a language the model knows well and one whose answers
+ * are near chance. Fitted by `npm run train -- calibrate <model>` on the calibration half of each
+ * language's validation rows; a language without one keeps the scores as they are. A temperature
+ * changes no text's top label.
+ */
+export interface LanguageCalibration {
+  method: string
+  /** T per lang_code: scores become activate(logits / T) */
+  temperature: Record<string, number>
+  /** independent sigmoid scores (true) or a softmax (false) */
+  multiLabel: boolean
+  /** which rows fitted it, and how */
+  fitted?: string
+}
+
+/** The manifest's calibration by language, if it has one. */
+export function languageCalibrationOf (manifest: ModelManifest): LanguageCalibration | undefined {
+  return (manifest as ModelManifest & { calibration?: { byLanguage?: LanguageCalibration } }).calibration?.byLanguage
+}
+
+/** The temperature a language's scores are divided by (1: none). */
+export function languageTemperature (params: LanguageCalibration | undefined, lang: string): number {
+  return params?.temperature[lang] ?? 1
+}
+
+/** Rows of scores of texts in one language, recalibrated by its temperature. */
+export function recalibrateLanguage (rows: readonly (readonly number[])[], lang: string, params: LanguageCalibration | undefined): number[][] {
+  const T = languageTemperature(params, lang)
+  if (T === 1 || params === undefined) return rows.map((p) => [...p])
+  return rows.map((p) => activate(toLogits(p, params.multiLabel).map((z) => z / T), params.multiLabel))
+}

@@ -163,3 +163,27 @@ t.test('the served scores apply the manifest\'s calibration by input, each text 
   await t.rejects(loadTextClassifier(dir, { ...manifest, calibration: { byInput: { ...byInput, bias: [0, 0] } } } as ModelManifest, tf, { imageMaxPixels: 0 }), /2 label biases for 3 labels/, 'biases for another number of labels are refused')
   bare.dispose(); served.dispose()
 })
+
+t.test('calibration by language: a model answers texts of a language with that language\'s temperature, the others as they are', async (t) => {
+  const { forLanguage } = await import('../../../lib/lang-route.js')
+  const { recalibrateLanguage } = await import('../../../lib/text/calibration.js')
+  const rows = [[0.7, 0.2, 0.1], [0.05, 0.15, 0.8]]
+  const manifest = { name: 'm', labels: ['a', 'b', 'c'], languages: ['es', 'hi'], calibration: { byLanguage: { method: 'test', temperature: { hi: 2.5, es: 1 }, multiLabel: false } } } as unknown as ModelManifest
+  let calls = 0
+  const model = { manifest, predict: async (texts: string[]) => { calls++; return texts.map((_, i) => rows[i]!) }, dispose: () => {} }
+  t.equal(forLanguage(model, 'es'), model, 'T = 1: the model itself')
+  t.equal(forLanguage(model, 'de'), model, 'a language without a temperature: the model itself')
+  const hi = await forLanguage(model, 'hi').predict(['x', 'y']) as number[][]
+  t.equal(calls, 1, 'one predict call')
+  hi.forEach((p, i) => {
+    const want = softmax(rows[i]!.map((q) => Math.log(q) / 2.5))
+    p.forEach((v, c) => t.ok(Math.abs(v - want[c]!) < 1e-12, `row ${i} label ${c}: ${v} = ${want[c]}`))
+    t.equal(p.indexOf(Math.max(...p)), rows[i]!.indexOf(Math.max(...rows[i]!)), 'the top label stays')
+    t.ok(Math.max(...p) < Math.max(...rows[i]!), 'a temperature above 1 softens')
+    t.ok(Math.abs(p.reduce((a, b) => a + b, 0) - 1) < 1e-12)
+  })
+  // independent scores: each label's logit divided alone
+  const sig = recalibrateLanguage([[0.9, 0.2]], 'hi', { method: 'test', temperature: { hi: 2 }, multiLabel: true })[0]!
+  t.ok(Math.abs(sig[0]! - 1 / (1 + Math.exp(-Math.log(9) / 2))) < 1e-9)
+  t.ok(Math.abs(sig[1]! - 1 / (1 + Math.exp(-Math.log(0.25) / 2))) < 1e-9)
+})

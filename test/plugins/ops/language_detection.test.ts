@@ -151,6 +151,36 @@ t.test('lang_code omitted or auto routes by the detected language', { skip: rout
   t.match(bad.json(), { message: /"xx" is not supported by sentiment; supported: en, ar, de, es, fr, hi, it, pt, nl/ })
 })
 
+t.test('each language\'s answers carry its temperature (calibration by language), given or detected, and keep their top label', { skip: routed.every(hasRealModel) ? false : 'multilingual models not trained' }, async (t) => {
+  const { languageCalibrationOf, recalibrateLanguage } = await import('../../../lib/text/calibration.js')
+  const app = await buildWithRealModels(t, routed, { env: { TEXT_WORKERS: '0' } })
+  for (const [op, folder, labels] of [['sentiment', 'sentiment-multilingual', ['negative', 'neutral', 'positive']], ['emotion', 'emotion-multilingual', ['Fear', 'Happy', 'Angry', 'Sad', 'Excited', 'Bored']]] as const) {
+    const model = app.models.get(folder)!
+    const params = languageCalibrationOf(model.manifest)
+    // sentiment's languages have a temperature each; emotion's share the one in its weights
+    if (folder === 'sentiment-multilingual') t.ok(params !== undefined && model.manifest.languages.every((l) => typeof params.temperature[l] === 'number'), `${folder}: a temperature for each of its languages`)
+    else t.equal(params, undefined, `${folder}: no calibration by language`)
+    for (const [lang, text] of [['es', 'El servicio fue horrible, nadie me ayudó y perdí todo el día esperando'], ['de', 'Ich habe solche Angst vor der Prüfung morgen früh'], ['hi', 'yeh phone bahut accha hai yaar, mujhe pasand aaya']] as const) {
+      if (!model.manifest.languages.includes(lang)) continue
+      const row = (await model.predict([text]))[0] as number[]
+      const inOrder = (r: number[]) => labels.map((l) => r[model.manifest.labels.indexOf(l)]!)
+      const raw = inOrder(row)
+      const want = inOrder(recalibrateLanguage([row], lang, params)[0]!)
+      const res = (await post(app, `/v4/${op}`, { text, lang_code: lang })).json() as Record<string, Record<string, number>>
+      const got = labels.map((l) => res[op]![l]!)
+      t.same(got, want, `${op} ${lang}: the model's scores with the ${lang} temperature (${params?.temperature[lang] ?? 'none'})`)
+      t.equal(got.indexOf(Math.max(...got)), raw.indexOf(Math.max(...raw)), `${op} ${lang}: the same top label`)
+      if (params === undefined) t.same(got, raw, `${op} ${lang}: the scores as the weights give them`)
+      else t.notSame(got, raw, `${op} ${lang}: not the scores as the weights give them`)
+    }
+  }
+  // detected: the Spanish text without lang_code answers as with lang_code es
+  const es = 'El servicio fue horrible, nadie me ayudó y perdí todo el día esperando'
+  const auto = (await post(app, '/v4/sentiment', { text: es })).json() as Record<string, unknown>
+  t.match(auto, { lang_code: 'es', lang_source: 'detected' })
+  t.same(auto.sentiment, ((await post(app, '/v4/sentiment', { text: es, lang_code: 'es' })).json() as Record<string, unknown>).sentiment)
+})
+
 t.test('detection in the text workers (one message with the prediction) answers as detection on the main thread', { skip: routed.every(hasRealModel) ? false : 'multilingual models not trained' }, async (t) => {
   const inWorkers = await buildWithRealModels(t, routed, { env: { TEXT_WORKERS: '1' } })
   const onMain = await buildWithRealModels(t, routed, { env: { TEXT_WORKERS: '0' } })
