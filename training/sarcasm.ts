@@ -12,9 +12,8 @@
 // input. SARCASM_TRAINER adds trainer options and SARCASM_BOOST set weights (experiments), SARCASM_WORK
 // moves the work folder, SARCASM_SKIP_TRAINER=1 reuses the trainings last made there (the trainer is
 // deterministic: the same options give the same weights).
-import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { mkdir, writeFile } from 'node:fs/promises'
+import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { loadWordVectors } from '../lib/text/word-vectors.js'
 import type { SequenceConfig } from '../lib/text/cnn-tokens.js'
@@ -22,7 +21,8 @@ import { cnnForward, cnnTensors, softmax, type CnnConfig } from '../lib/text/cnn
 import type { FeatureConfig } from '../lib/text/features.js'
 import type { ModelManifest } from '../schemas/model-manifest.js'
 import { exportRows, twoLabelOutput, type ExportSet } from './abuse-export.js'
-import { argmax, confusion, ece, fitCalibration, fitsTemperature } from './metrics.js'
+import { confusion } from './metrics.js'
+import { fitServed, runTrainer, scored, writeCnn } from './text-cnn.js'
 import { sarcasm } from './ops-sarcasm.js'
 import { calibrate } from './calibrate.js'
 
@@ -70,15 +70,9 @@ await exportRows(work, sets, BAG, SEQUENCE, vectors, 'Sarcastic')
 log(`sarcasm: ${sets.map((s) => `${s.name} ${s.rows.length}`).join(', ')} rows written to ${work}`)
 const start: number[] = []
 sets.reduce((at, s) => { start.push(at); return at + s.rows.length }, 0)
-const python = env.PYTHON ?? '/usr/bin/python3'
 const out = join(work, 'all')
-const args = [join(import.meta.dirname, 'abuse_encoder.py'), '--data', work, '--vectors', join(store, VECTORS), '--out', out, '--seed', String(SEED), ...TRAINER,
-  '--report', VAL.slice(0, 6).join(','), ...(env.SARCASM_TRAINER ?? '').split(' ').filter(Boolean)]
-log(`  ${python} ${args.join(' ')}`)
-if (env.SARCASM_SKIP_TRAINER !== '1') {
-  const r = spawnSync(python, args, { stdio: 'inherit' })
-  if (r.status !== 0) throw new Error(`${python} training/abuse_encoder.py failed (${r.error?.message ?? `exit ${r.status}`}); it needs PyTorch and NumPy: apt-get install -y python3-torch python3-numpy`)
-}
+runTrainer('SARCASM', ['--data', work, '--vectors', join(store, VECTORS), '--out', out, '--seed', String(SEED), ...TRAINER,
+  '--report', VAL.slice(0, 6).join(','), ...(env.SARCASM_TRAINER ?? '').split(' ').filter(Boolean)])
 const trained = JSON.parse(readFileSync(join(out, 'weights.json'), 'utf8')) as { heads: string[], dim: number, filters: number, widths: number[], scale: number, tensors: CnnConfig['tensors'], args: Record<string, unknown> }
 const heads = trained.heads.length
 const z = new Float32Array(readFileSync(join(out, 'z.bin')).buffer.slice(0))
@@ -86,47 +80,24 @@ const z = new Float32Array(readFileSync(join(out, 'z.bin')).buffer.slice(0))
 const served = (i: number) => sets[i]!.rows.map((_, k) => z[((start[i] as number) + k) * heads] as number)
 
 // the temperature and label biases, on the calibration half of every validation set that reports
-// calibration (each weighing alike), as training/train.ts fits them for the other classifiers
+// calibration (each weighing alike), as training/text-cnn.ts fits them for the other classifiers:
+// the served head's logit is Sarcastic's, Non-Sarcastic's is 0
 const first = Object.keys(DOMAINS).length
-const calSets = data.validation.map((v, i) => ({ v, z: served(first + i) })).filter(({ v }) => v.calibration !== false)
-  .map(({ v, z }) => v.rows.map((r, k) => ({ r, z: z[k] as number })).filter(({ r }) => fitsTemperature(r.text)))
-const cal = calSets.flat()
-const weightOf = calSets.flatMap((rows) => rows.map(() => cal.length / (calSets.length * rows.length)))
-const fitted = fitCalibration(cal.map(({ z }) => [0, z]), cal.map(({ r }) => labels.indexOf(r.label)), false, weightOf)
-const T = fitted.temperature
-const bias = fitted.bias.map((b) => Number(b.toFixed(4)))
-log(`  temperature ${T.toFixed(3)}, label biases ${bias.join(' ')} (fitted on ${cal.length} validation rows)`)
+const labelOf = (label: string) => labels.indexOf(label)
+const { T, bias } = fitServed(data.validation, (i) => served(first + i).map((z) => [0, z]), labelOf, false)
 
 // the served model: two labels, Non-Sarcastic's logit b0 and Sarcastic's the served head's / T + b1
 const { bin, tensors } = twoLabelOutput(readFileSync(join(out, 'weights.bin')), trained.tensors, T, [bias[0] as number, bias[1] as number])
 const cfg: CnnConfig = { bag: BAG, sequence: SEQUENCE, vectors: VECTORS, vectorScale: trained.scale, filters: trained.filters, widths: trained.widths, tensors }
 const dir = env.TRAIN_OUT ?? join(store, 'sarcasm', '1')
-await mkdir(dir, { recursive: true })
-await writeFile(join(dir, 'weights.bin'), bin)
-await writeFile(join(dir, 'weights.json'), JSON.stringify(cfg, null, 1) + '\n')
-const probeAt = sets.length - 1
-const probes = served(probeAt).map((v) => softmax(Float64Array.from([bias[0] as number, v / T + (bias[1] as number)])))
-await writeFile(join(dir, 'reference.json'), JSON.stringify({ note: 'probabilities of these texts by the trainer (training/abuse_encoder.py) with the stored weights and the temperature (before the calibration by input); the serving code must give the same', texts: PROBES, probabilities: probes }) + '\n')
+/** the trainer's probabilities of a set's rows, as the served model gives them */
+const trainers = (i: number) => served(i).map((v) => softmax(Float64Array.from([bias[0] as number, v / T + (bias[1] as number)])))
+await writeCnn(dir, cfg, bin, PROBES, trainers(sets.length - 1))
 
 const trainerArgs = [...TRAINER, ...(env.SARCASM_TRAINER ?? '').split(' ').filter(Boolean)].join(' ')
 const architecture = `A hashed n-gram bag (dim ${trained.dim}, ${BAG.buckets} buckets of word unigrams and bigrams; float16) beside a 1-D convolution over the words (${VECTORS}, frozen, ${vectors.dim} dimensions, times ${trained.scale}; ${SEQUENCE.oovBuckets} learned float16 rows for tokens the table lacks; ${trained.filters} filters of widths ${trained.widths.join(', ')}, ReLU, max over positions), into one logit per head: served, ${trained.heads.slice(1).join(', ')}. Trained by training/abuse_encoder.py (PyTorch, seed ${SEED}, ${trainerArgs}): the served head on every set (irony tweets, headlines, iSarcasmEval, forums, ordinary texts), each domain weighted as before; the irony, headlines and forums heads each on their own set (ordinary texts negative for all), shaping the shared encoder only. ${data.train.length} training rows. The served logit divided by a temperature of ${T.toFixed(3)} plus a bias per label, fitted on half of the validation rows and folded into the output layer.`
-const metrics: ModelManifest['metrics'] = []
 const forward = cnnForward(cfg, cnnTensors(cfg, bin), vectors)
-for (const [i, v] of data.validation.entries()) {
-  const probs = v.rows.map((r) => softmax(forward(r.text)))
-  const gold = v.rows.map((r) => labels.indexOf(r.label))
-  const value = v.metric.score(confusion(gold, probs.map(argmax), 2), probs, gold)
-  const mine = served(first + i).map((x) => x / T + (bias[1] as number) - (bias[0] as number) >= 0 ? 1 : 0)
-  const torch = v.metric.score(confusion(gold, mine, 2), [], gold)
-  log(`  ${v.name} ${v.split}: ${v.metric.name} = ${value.toFixed(4)} (the trainer's: ${torch.toFixed(4)})`)
-  metrics.push({ dataset: v.name, split: v.split, metric: v.metric.name, value: Number(value.toFixed(4)), ...(v.metric.baseline ? { baseline: v.metric.baseline } : {}) })
-  const half = v.rows.map((_, k) => k).filter((k) => !fitsTemperature(v.rows[k]!.text))
-  if (v.calibration !== false && half.length >= 50) {
-    const e = ece(half.map((k) => probs[k]!), half.map((k) => gold[k]!))
-    log(`    ECE ${e.toFixed(4)} (${half.length} rows)`)
-    metrics.push({ dataset: v.name, split: `${v.split}, the half not used to fit the temperature`, metric: 'expected calibration error (top label, 15 bins)', value: Number(e.toFixed(4)), baseline: 'target <= 0.05' })
-  }
-}
+const metrics = scored(data.validation, (text) => softmax(forward(text)), (i) => trainers(first + i), labelOf, 2, false)
 // leave one domain out: the trainer again without the domain (its set, its head, a third of the epochs), scored on its validation set
 if (env.TRAIN_LODO !== '0') {
   const option = (name: string) => { const k = TRAINER.lastIndexOf(name); return TRAINER[k + 1] as string }
@@ -136,14 +107,11 @@ if (env.TRAIN_LODO !== '0') {
     const v = data.validation[d.validation]!
     const without = (list: string) => list.split(',').filter((x) => x !== name).join(',')
     const lodo = join(work, `without-${name}`)
-    const a = [join(import.meta.dirname, 'abuse_encoder.py'), '--data', work, '--vectors', join(store, VECTORS), '--out', lodo, '--seed', String(SEED), ...TRAINER,
+    const a = ['--data', work, '--vectors', join(store, VECTORS), '--out', lodo, '--seed', String(SEED), ...TRAINER,
       '--train-sets', without(option('--train-sets')), '--negatives', without(option('--negatives')), '--tasks', without(option('--tasks')), '--epochs', String(epochs), '--stop-after', String(epochs),
       '--report', VAL[d.validation] as string]
-    log(`  leave out ${d.domain}: ${python} ${a.join(' ')}`)
-    if (env.SARCASM_SKIP_TRAINER !== '1') {
-      const r = spawnSync(python, a, { stdio: 'inherit' })
-      if (r.status !== 0) throw new Error(`${python} training/abuse_encoder.py failed (${r.error?.message ?? `exit ${r.status}`})`)
-    }
+    log(`  leave out ${d.domain}:`)
+    runTrainer('SARCASM', a)
     const h = (JSON.parse(readFileSync(join(lodo, 'weights.json'), 'utf8')) as { heads: string[] }).heads.length
     const zl = new Float32Array(readFileSync(join(lodo, 'z.bin')).buffer.slice(0))
     const from = start[first + d.validation] as number

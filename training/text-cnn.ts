@@ -95,17 +95,11 @@ export async function trainTextCnn (plan: TextCnnPlan): Promise<void> {
   const L = labels.length
   const multi = spec.train.multiLabel === true
   const labelOf = (label: string) => multi && label === 'NONE' ? -1 : labels.indexOf(label)
-  const python = env.PYTHON ?? '/usr/bin/python3'
   const extra = (env[`${key}_TRAINER`] ?? '').split(' ').filter(Boolean)
   const base = ['--classes', String(L), '--loss', multi ? 'sigmoid' : 'softmax', '--negatives', '', '--row-weights', ...plan.trainer]
-  const run = (out: string, trainSets: string[], more: string[], report: string[]) => {
-    const args = [join(import.meta.dirname, 'abuse_encoder.py'), '--data', work, '--vectors', join(store, VECTORS), '--out', out, '--seed', String(plan.seed),
-      '--train-sets', trainSets.join(','), ...base, ...more, '--report', report.join(','), ...extra]
-    log(`  ${python} ${args.join(' ')}`)
-    if (env[`${key}_SKIP_TRAINER`] === '1') return
-    const r = spawnSync(python, args, { stdio: 'inherit' })
-    if (r.status !== 0) throw new Error(`${python} training/abuse_encoder.py failed (${r.error?.message ?? `exit ${r.status}`}); it needs PyTorch and NumPy: apt-get install -y python3-torch python3-numpy`)
-  }
+  const run = (out: string, trainSets: string[], more: string[], report: string[]) =>
+    runTrainer(key, ['--data', work, '--vectors', join(store, VECTORS), '--out', out, '--seed', String(plan.seed),
+      '--train-sets', trainSets.join(','), ...base, ...more, '--report', report.join(','), ...extra])
   const out = join(work, 'all')
   run(out, domains.map(setName), [], val.slice(0, -1))
   const trained = JSON.parse(readFileSync(join(out, 'weights.json'), 'utf8')) as Trained
@@ -114,15 +108,7 @@ export async function trainTextCnn (plan: TextCnnPlan): Promise<void> {
   const z = zOf(join(out, 'z.bin'))
   const first = domains.length
 
-  // the temperature and label biases, on the calibration half of every validation set that reports calibration (each weighing alike)
-  const calSets = data.validation.map((v, i) => ({ v, z: logitsOf(z, first + i) })).filter(({ v }) => v.calibration !== false)
-    .map(({ v, z }) => v.rows.map((r, k) => ({ g: labelOf(r.label), z: z[k] as number[], text: r.text })).filter((x) => fitsTemperature(x.text) && (multi || x.g >= 0)))
-  const cal = calSets.flat()
-  const weightOf = calSets.flatMap((rows) => rows.map(() => cal.length / (calSets.length * rows.length)))
-  const fitted = fitCalibration(cal.map((x) => x.z), cal.map((x) => x.g), multi, weightOf)
-  const T = fitted.temperature
-  const bias = fitted.bias.map((b) => Number(b.toFixed(4)))
-  log(`  temperature ${T.toFixed(3)}, label biases ${bias.join(' ')} (fitted on ${cal.length} validation rows)`)
+  const { T, bias } = fitServed(data.validation, (i) => logitsOf(z, first + i), labelOf, multi)
 
   const bin = withTemperatureOutput(readFileSync(join(out, 'weights.bin')), trained.tensors, T, bias)
   const cfg: CnnConfig = {
@@ -137,12 +123,8 @@ export async function trainTextCnn (plan: TextCnnPlan): Promise<void> {
     tensors: trained.tensors
   }
   const dir = env.TRAIN_OUT ?? join(store, op, '1')
-  await mkdir(dir, { recursive: true })
-  await writeFile(join(dir, 'weights.bin'), bin)
-  await writeFile(join(dir, 'weights.json'), JSON.stringify(cfg, null, 1) + '\n')
   const served = (zz: number[]) => probsOf(multi)(zz.map((v, c) => v / T + (bias[c] as number)))
-  const probes = logitsOf(z, sets.length - 1).map(served)
-  await writeFile(join(dir, 'reference.json'), JSON.stringify({ note: 'probabilities of these texts by the trainer (training/abuse_encoder.py) with the stored weights and the temperature (before the calibration by input); the serving code must give the same', texts: plan.probes, probabilities: probes }) + '\n')
+  await writeCnn(dir, cfg, bin, plan.probes, logitsOf(z, sets.length - 1).map(served))
 
   const forward = cnnForward(cfg, cnnTensors(cfg, bin), vectors)
   const metrics = scored(data.validation, (text) => probsOf(multi)(forward(text)), (i) => logitsOf(z, first + i).map(served), labelOf, L, multi)
@@ -167,8 +149,45 @@ export async function trainTextCnn (plan: TextCnnPlan): Promise<void> {
   if (env.TRAIN_CALIBRATE !== '0') await calibrate(op, dir)
 }
 
+/**
+ * Runs training/abuse_encoder.py with these arguments (the script's path first), unless
+ * <key>_SKIP_TRAINER=1 asks to reuse the trainings last made (the trainer is deterministic).
+ */
+export function runTrainer (key: string, args: string[]): void {
+  const python = process.env.PYTHON ?? '/usr/bin/python3'
+  const all = [join(import.meta.dirname, 'abuse_encoder.py'), ...args]
+  log(`  ${python} ${all.join(' ')}`)
+  if (process.env[`${key}_SKIP_TRAINER`] === '1') return
+  const r = spawnSync(python, all, { stdio: 'inherit' })
+  if (r.status !== 0) throw new Error(`${python} training/abuse_encoder.py failed (${r.error?.message ?? `exit ${r.status}`}); it needs PyTorch and NumPy: apt-get install -y python3-torch python3-numpy`)
+}
+
+/**
+ * The temperature and a bias per label, fitted on the calibration half (training/metrics.ts
+ * fitsTemperature) of every validation set that reports calibration, each set weighing alike;
+ * logitsOf(i) gives the trainer's logits of validation set i's rows.
+ */
+export function fitServed (validation: Validation[], logitsOf: (i: number) => number[][], labelOf: (label: string) => number, multi: boolean): { T: number, bias: number[] } {
+  const calSets = validation.map((v, i) => ({ v, i })).filter(({ v }) => v.calibration !== false)
+    .map(({ v, i }) => { const z = logitsOf(i); return v.rows.map((r, k) => ({ g: labelOf(r.label), z: z[k] as number[], text: r.text })).filter((x) => fitsTemperature(x.text) && (multi || x.g >= 0)) })
+  const cal = calSets.flat()
+  const weightOf = calSets.flatMap((rows) => rows.map(() => cal.length / (calSets.length * rows.length)))
+  const fitted = fitCalibration(cal.map((x) => x.z), cal.map((x) => x.g), multi, weightOf)
+  const bias = fitted.bias.map((b) => Number(b.toFixed(4)))
+  log(`  temperature ${fitted.temperature.toFixed(3)}, label biases ${bias.join(' ')} (fitted on ${cal.length} validation rows)`)
+  return { T: fitted.temperature, bias }
+}
+
+/** Writes a text-cnn model's weights.bin, weights.json and reference.json (the probes' probabilities by the trainer, for the serving test). */
+export async function writeCnn (dir: string, cfg: CnnConfig, bin: Buffer, probes: string[], probabilities: number[][]): Promise<void> {
+  await mkdir(dir, { recursive: true })
+  await writeFile(join(dir, 'weights.bin'), bin)
+  await writeFile(join(dir, 'weights.json'), JSON.stringify(cfg, null, 1) + '\n')
+  await writeFile(join(dir, 'reference.json'), JSON.stringify({ note: 'probabilities of these texts by the trainer (training/abuse_encoder.py) with the stored weights and the temperature (before the calibration by input); the serving code must give the same', texts: probes, probabilities }) + '\n')
+}
+
 /** each validation set's metric for the served pass (and, beside it in the log, for the trainer's own logits), and the calibration error of the half not used to fit the temperature */
-function scored (validation: Validation[], probs: (text: string) => number[], trainers: (i: number) => number[][], labelOf: (label: string) => number, L: number, multi: boolean): ModelManifest['metrics'] {
+export function scored (validation: Validation[], probs: (text: string) => number[], trainers: (i: number) => number[][], labelOf: (label: string) => number, L: number, multi: boolean): ModelManifest['metrics'] {
   const metrics: ModelManifest['metrics'] = []
   for (const [i, v] of validation.entries()) {
     const p = v.rows.map((r) => probs(r.text))
