@@ -8,9 +8,8 @@
 // with the serving code's own features (training/abuse-export.ts), runs the trainer twice (without a
 // held-out fifth of the training rows, to fit the decision threshold on it; then on all rows), and
 // writes the model folder with the threshold folded into the output bias.
-import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { mkdir, writeFile } from 'node:fs/promises'
+import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { loadWordVectors } from '../lib/text/word-vectors.js'
 import type { SequenceConfig } from '../lib/text/cnn-tokens.js'
@@ -19,6 +18,7 @@ import type { FeatureConfig } from '../lib/text/features.js'
 import type { ModelManifest } from '../schemas/model-manifest.js'
 import { clinc, headlines, isHeldOut, smsSpam, tweeteval, withoutOverlap, type Labelled } from './data.js'
 import { exportRows, twoLabelOutput, type ExportSet } from './abuse-export.js'
+import { runTrainer, writeCnn } from './text-cnn.js'
 import { argmax, confusion, macroF1, recall } from './metrics.js'
 import type { TextValidation } from './text-model.js'
 
@@ -87,13 +87,9 @@ if (import.meta.filename === process.argv[1] || (process.argv[1]?.endsWith('trai
   const start: number[] = []
   sets.reduce((at, s) => { start.push(at); return at + s.rows.length }, 0)
   const rowsOf = (name: string) => { const i = sets.findIndex((s) => s.name === name); return { from: start[i] as number, rows: sets[i]!.rows } }
-  const python = env.PYTHON ?? '/usr/bin/python3'
   const trainer = (out: string, extra: string[]) => {
-    // ABUSE_TRAINER: more options for experiments (a later option overrides an earlier one)
-    const args = [join(import.meta.dirname, 'abuse_encoder.py'), '--data', work, '--vectors', join(store, VECTORS), '--out', out, '--seed', String(SEED), ...TRAINER, ...(env.ABUSE_TRAINER ?? '').split(' ').filter(Boolean), ...extra]
-    log(`  ${python} ${args.join(' ')}`)
-    const r = spawnSync(python, args, { stdio: 'inherit' })
-    if (r.status !== 0) throw new Error(`${python} training/abuse_encoder.py failed (${r.error?.message ?? `exit ${r.status}`}); it needs PyTorch and NumPy: apt-get install -y python3-torch python3-numpy`)
+    // ABUSE_TRAINER: more options for experiments (a later option overrides an earlier one); ABUSE_SKIP_TRAINER=1 reuses the trainings last made
+    runTrainer('ABUSE', ['--data', work, '--vectors', join(store, VECTORS), '--out', out, '--seed', String(SEED), ...TRAINER, ...(env.ABUSE_TRAINER ?? '').split(' ').filter(Boolean), ...extra])
     const heads = (JSON.parse(readFileSync(join(out, 'weights.json'), 'utf8')) as { heads: string[] }).heads.length
     const z = new Float32Array(readFileSync(join(out, 'z.bin')).buffer.slice(0))
     /** the served head's logits of a set's rows */
@@ -128,12 +124,9 @@ if (import.meta.filename === process.argv[1] || (process.argv[1]?.endsWith('trai
   const { bin, tensors } = twoLabelOutput(readFileSync(join(out, 'weights.bin')), trained.tensors, 1, [0, -shift])
   const cfg: CnnConfig = { bag: BAG, sequence: SEQUENCE, vectors: VECTORS, vectorScale: trained.scale, filters: trained.filters, widths: trained.widths, tensors }
   const dir = env.TRAIN_OUT ?? join(store, ABUSE.op, '1')
-  await mkdir(dir, { recursive: true })
-  await writeFile(join(dir, 'weights.bin'), bin)
-  await writeFile(join(dir, 'weights.json'), JSON.stringify(cfg, null, 1) + '\n')
   // the trainer's own probabilities of the probe texts, with the stored weights and the threshold
   const probes = z('probe').map((v) => { const p = sigmoid(v - shift); return [1 - p, p] })
-  await writeFile(join(dir, 'reference.json'), JSON.stringify({ note: 'probabilities of these texts by the trainer (training/abuse_encoder.py) with the stored weights; the serving code must give the same', texts: PROBES, probabilities: probes }) + '\n')
+  await writeCnn(dir, cfg, bin, PROBES, probes, 'probabilities of these texts by the trainer (training/abuse_encoder.py) with the stored weights; the serving code must give the same')
   const architecture = `A hashed n-gram bag (dim 32, ${BAG.buckets} buckets of word unigrams, bigrams, char ${BAG.charNgrams.join('-')}-grams; float16) beside a 1-D convolution over the words (${VECTORS}, frozen, ${vectors.dim} dimensions; ${SEQUENCE.oovBuckets} learned float16 rows for tokens the table lacks; ${trained.filters} filters of widths ${trained.widths.join(', ')}, ReLU, max over positions), into one logit per head: served, ${trained.heads.slice(1).join(', ')}. Trained by training/abuse_encoder.py (PyTorch, seed ${SEED}, ${TRAINER.join(' ')}); heads: the served one on OLID and ordinary texts, HatEval's hateful on its own set (ordinary texts negative for both). Abusive when p >= ${threshold} (fitted on a held-out fifth of the training rows, folded into the output bias).`
   const manifest: ModelManifest = {
     name: ABUSE.op,

@@ -178,12 +178,14 @@ export function fitServed (validation: Validation[], logitsOf: (i: number) => nu
   return { T: fitted.temperature, bias }
 }
 
+const REFERENCE_NOTE = 'probabilities of these texts by the trainer (training/abuse_encoder.py) with the stored weights and the temperature (before the calibration by input); the serving code must give the same'
+
 /** Writes a text-cnn model's weights.bin, weights.json and reference.json (the probes' probabilities by the trainer, for the serving test). */
-export async function writeCnn (dir: string, cfg: CnnConfig, bin: Buffer, probes: string[], probabilities: number[][]): Promise<void> {
+export async function writeCnn (dir: string, cfg: CnnConfig, bin: Buffer, probes: string[], probabilities: number[][], note = REFERENCE_NOTE): Promise<void> {
   await mkdir(dir, { recursive: true })
   await writeFile(join(dir, 'weights.bin'), bin)
   await writeFile(join(dir, 'weights.json'), JSON.stringify(cfg, null, 1) + '\n')
-  await writeFile(join(dir, 'reference.json'), JSON.stringify({ note: 'probabilities of these texts by the trainer (training/abuse_encoder.py) with the stored weights and the temperature (before the calibration by input); the serving code must give the same', texts: probes, probabilities }) + '\n')
+  await writeFile(join(dir, 'reference.json'), JSON.stringify({ note, texts: probes, probabilities }) + '\n')
 }
 
 /** each validation set's metric for the served pass (and, beside it in the log, for the trainer's own logits), and the calibration error of the half not used to fit the temperature */
