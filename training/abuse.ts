@@ -19,6 +19,7 @@ import type { ModelManifest } from '../schemas/model-manifest.js'
 import { clinc, headlines, isHeldOut, smsSpam, tweeteval, withoutOverlap, type Labelled } from './data.js'
 import { exportRows, twoLabelOutput, type ExportSet } from './abuse-export.js'
 import { runTrainer, writeCnn } from './text-cnn.js'
+import { calibrate } from './calibrate.js'
 import { argmax, confusion, macroF1, recall } from './metrics.js'
 import type { TextValidation } from './text-model.js'
 
@@ -153,4 +154,6 @@ if (import.meta.filename === process.argv[1] || (process.argv[1]?.endsWith('trai
   }
   await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n')
   log(`wrote ${dir}`)
+  // then the calibration by input (no bias per label: the threshold above stays the decision)
+  if (env.TRAIN_CALIBRATE !== '0') await calibrate('abuse', dir)
 }
