@@ -7,7 +7,10 @@
 // offensive), which trains the shared encoder but not the served answer. This script writes the rows
 // with the serving code's own features (training/abuse-export.ts), runs the trainer twice (without a
 // held-out fifth of the training rows, to fit the decision threshold on it; then on all rows), and
-// writes the model folder with the threshold folded into the output bias.
+// writes the model folder with the threshold folded into the output bias; then, unless
+// TRAIN_CALIBRATE=0, the calibration by input (training/calibrate.ts, no bias per label, so the
+// threshold still decides). ABUSE_TRAINER adds trainer options, ABUSE_THRESHOLD fixes the threshold,
+// ABUSE_WORK moves the work folder, ABUSE_SKIP_TRAINER=1 reuses the trainings last made there.
 import { readFileSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -19,7 +22,7 @@ import type { ModelManifest } from '../schemas/model-manifest.js'
 import { clinc, headlines, isHeldOut, smsSpam, tweeteval, withoutOverlap, type Labelled } from './data.js'
 import { exportRows, twoLabelOutput, type ExportSet } from './abuse-export.js'
 import { runTrainer, writeCnn } from './text-cnn.js'
-import { calibrate } from './calibrate.js'
+import { abuseSpec, calibrate } from './calibrate.js'
 import { argmax, confusion, macroF1, recall } from './metrics.js'
 import type { TextValidation } from './text-model.js'
 
@@ -155,5 +158,5 @@ if (import.meta.filename === process.argv[1] || (process.argv[1]?.endsWith('trai
   await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n')
   log(`wrote ${dir}`)
   // then the calibration by input (no bias per label: the threshold above stays the decision)
-  if (env.TRAIN_CALIBRATE !== '0') await calibrate('abuse', dir)
+  if (env.TRAIN_CALIBRATE !== '0') await calibrate('abuse', dir, log, abuseSpec(ABUSE.validation))
 }

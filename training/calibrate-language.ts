@@ -37,7 +37,7 @@ export async function calibrateLanguages (op: string, dir: string, log: (s: stri
   const manifest = JSON.parse(await readFile(path, 'utf8')) as ModelManifest & { calibration?: Record<string, unknown> }
   const { byLanguage: _old, ...rest } = manifest.calibration ?? {}
   const { tf } = await getTf()
-  // the scores as the weights alone give them: what the temperatures are fitted on
+  // the scores as served before this calibration (the weights, and any other calibration the manifest has): what the temperatures are fitted on
   const model = await loadTextClassifier(dir, { ...manifest, calibration: rest } as ModelManifest, tf, { imageMaxPixels: 0 })
   const multi = false
   const index = new Map(manifest.labels.map((l, i) => [l, i]))

@@ -25,14 +25,20 @@ const r4 = (x: number) => Number(x.toFixed(4))
 /** the models calibration by input can be fitted for: the classifiers of training/ops.ts and those with scripts of their own */
 export const CALIBRATED = [...Object.keys(OPS), 'target_sentiment', 'abuse']
 
+/** what calibrate needs of a model trained by a script of its own: its validation sets, and whether to fit a bias per label (a softmax's default: yes) */
+export type OwnSpec = Pick<OpSpec, 'data'> & { labelBias?: boolean }
+
+/**
+ * abuse's: no bias per label, since abuse answers Abusive at a threshold chosen to call at most 5.8%
+ * of ordinary texts Abusive (training/abuse.ts); biases fitted here moved OLID macro F1 0.751 -> 0.721.
+ * training/abuse.ts passes it to calibrate itself (calibrate importing abuse.ts while that module's
+ * top-level await is still running would wait for itself).
+ */
+export const abuseSpec = (validation: Validation[]): OwnSpec => ({ data: () => ({ train: [], validation, sources: [] }), labelBias: false })
+
 /** an own-script model's validation sets as training/ops.ts gives them; a set listed once per metric reports its calibration once */
-async function ownSpec (op: string): Promise<Pick<OpSpec, 'data'> & { labelBias?: boolean } | undefined> {
-  if (op === 'abuse') {
-    // no bias per label: abuse answers Abusive at a threshold chosen to call at most 5.8% of ordinary
-    // texts Abusive (training/abuse.ts); biases fitted here moved OLID macro F1 0.751 -> 0.721
-    const { ABUSE } = await import('./abuse.js')
-    return { data: () => ({ train: [], validation: ABUSE.validation, sources: [] }), labelBias: false }
-  }
+async function ownSpec (op: string): Promise<OwnSpec | undefined> {
+  if (op === 'abuse') return abuseSpec((await import('./abuse.js')).ABUSE.validation)
   if (op !== 'target_sentiment') return undefined
   const { TARGET_SENTIMENT } = await import('./target_sentiment.js')
   const seen = new Set<string>()
@@ -43,8 +49,9 @@ async function ownSpec (op: string): Promise<Pick<OpSpec, 'data'> & { labelBias?
   return { data: () => ({ train: [], validation, sources: [] }) }
 }
 
-export async function calibrate (op: string, dir: string, log: (s: string) => void = (s) => process.stderr.write(s + '\n')): Promise<InputCalibration> {
-  const own = OPS[op] === undefined ? await ownSpec(op) : undefined
+/** `given`: the spec of an own-script model, from its training script (otherwise looked up by name) */
+export async function calibrate (op: string, dir: string, log: (s: string) => void = (s) => process.stderr.write(s + '\n'), given?: OwnSpec): Promise<InputCalibration> {
+  const own = OPS[op] === undefined ? given ?? await ownSpec(op) : undefined
   const spec = OPS[op] ?? own
   if (spec === undefined) throw new Error(`no model ${op} (calibrate: ${CALIBRATED.join(', ')})`)
   const path = join(dir, 'manifest.json')
