@@ -14,8 +14,7 @@ import { loadKeywords, type KeywordInput } from '../lib/text/keywords.js'
 import { loadLanguageId, routeLanguage, type Detection } from '../lib/text/langid.js'
 import { DATASETS } from '../training/data.js'
 import { argmax, confusion, ece, macroF1 } from '../training/metrics.js'
-import { forLanguage } from '../lib/lang-route.js'
-import { languageCalibrationOf } from '../lib/text/calibration.js'
+import { languageCalibrationOf, recalibrateLanguage } from '../lib/text/calibration.js'
 import { umsab, UMSAB_LANGS, XED_EMOTION, XED_POLARITY, xedRows, type LangRow } from '../training/multilingual-data.js'
 import type { EvalRow } from './images.js'
 import { calibrationRow, heldHalf, pooledCalibrationRow, type CalibrationHalf } from './calibration.js'
@@ -44,15 +43,16 @@ function detectionRows (det: LoadedModel<string, Detection>, model: string): Pro
 
 /**
  * macro-F1 over the labels present in the rows, and the calibration half of the rows, scored as the
- * service answers texts of that language (lib/lang-route.ts forLanguage: with the model's calibration
- * by language), and the ECE of that half before the calibration by language (its note; '' without one)
+ * service answers texts of that language (with the model's calibration by language, as
+ * lib/lang-route.ts forLanguage applies it), and the ECE of that half before the calibration by language (its note; '' without one)
  */
 async function scored (model: LoadedModel<string, number[]>, rows: LangRow[], name: string, lang: string): Promise<{ f1: number, half: CalibrationHalf, before: string }> {
   const index = new Map(model.manifest.labels.map((l, i) => [l, i]))
   const gold = rows.map((r) => index.get(r.label) as number)
   const texts = rows.map((r) => r.text)
   const raw = await model.predict(texts)
-  const probs = await forLanguage(model, lang).predict(texts) as number[][]
+  // as lib/lang-route.ts forLanguage answers texts of this language
+  const probs = recalibrateLanguage(raw, lang, languageCalibrationOf(model.manifest))
   const f1 = macroF1(confusion(gold, probs.map(argmax), model.manifest.labels.length), [...new Set(gold)])
   const h0 = heldHalf(name, texts, raw, gold)
   const before = languageCalibrationOf(model.manifest) === undefined ? '' : `; ${ece(h0.probs, h0.gold).toFixed(3)} before calibration by language`

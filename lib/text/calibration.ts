@@ -111,7 +111,15 @@ export function languageCalibrationOf (manifest: ModelManifest): LanguageCalibra
 
 /** The temperature a language's scores are divided by (1: none). */
 export function languageTemperature (params: LanguageCalibration | undefined, lang: string): number {
-  return params?.temperature[lang] ?? 1
+  return params !== undefined && Object.hasOwn(params.temperature, lang) ? params.temperature[lang] as number : 1
+}
+
+/** Why a calibration by language cannot serve a model (every temperature a finite positive number, the kind of scores the model's), or undefined when it can. */
+export function languageCalibrationProblem (params: LanguageCalibration, multiLabel: boolean): string | undefined {
+  const bad = Object.entries(params.temperature).find(([, T]) => typeof T !== 'number' || !Number.isFinite(T) || T <= 0)
+  if (bad !== undefined) return `the calibration by language has temperature ${String(bad[1])} for ${bad[0]}`
+  if (params.multiLabel !== multiLabel) return `the calibration by language is for ${params.multiLabel ? 'independent' : 'softmax'} scores`
+  return undefined
 }
 
 /** Rows of scores of texts in one language, recalibrated by its temperature. */

@@ -11,7 +11,7 @@ import { loadSharedVectors, type WordVectors } from './word-vectors.js'
 import { inputDim, sentenceInput } from './sentence-input.js'
 import { adoptedArray, type SharedArray } from './shared-memory.js'
 import { halves, sharedEmbedding, withoutEmbeddingTable } from './shared-tables.js'
-import { inputCalibrationOf, inputShape, recalibrate } from './calibration.js'
+import { inputCalibrationOf, inputShape, languageCalibrationOf, languageCalibrationProblem, recalibrate } from './calibration.js'
 import type { TF } from '../tf.js'
 
 type Tensor = import('@tensorflow/tfjs').Tensor
@@ -63,6 +63,10 @@ export const loadTextClassifier: ModelLoader = async (dir, manifest, tf) => {
   const byInput = inputCalibrationOf(manifest)
   if (byInput !== undefined && byInput.bias.length !== manifest.labels.length) throw new Error(`${dir}: the calibration by input has ${byInput.bias.length} label biases for ${manifest.labels.length} labels`)
   const multi = (model.outputLayers[0]?.getConfig() as { activation?: string } | undefined)?.activation === 'sigmoid'
+  // the calibration by language (lib/lang-route.ts forLanguage applies it) is checked here, once
+  const byLanguage = languageCalibrationOf(manifest)
+  const problem = byLanguage === undefined ? undefined : languageCalibrationProblem(byLanguage, multi)
+  if (problem !== undefined) throw new Error(`${dir}: ${problem}`)
   const run = (texts: string[]): number[][] => {
     const probs = tf.tidy(() => forward(texts))
     let out: number[][]

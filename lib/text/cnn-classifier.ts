@@ -25,7 +25,7 @@ import { loadSharedVectors, type WordVectors } from './word-vectors.js'
 import { readFileShared, shared, type SharedArray } from './shared-memory.js'
 import { halves } from './shared-tables.js'
 import { inputCalibrationOf, inputShape, recalibrate } from './calibration.js'
-import { meanPart, RARE_SLOTS, tokenInput, type CnnGetter, type CnnPart } from './cnn-inputs.js'
+import { CACHED_WORDS, meanPart, RARE_SLOTS, tokenInput, type CnnGetter, type CnnPart } from './cnn-inputs.js'
 
 export interface CnnTensor { name: string, shape: number[], dtype: 'float16' | 'float32' }
 /** weights.json: the model's configuration and the tensors of weights.bin, in file order */
@@ -50,8 +50,9 @@ export interface CnnConfig {
 
 const BYTES = { float16: 2, float32: 4 }
 const YIELD_TEXTS = 64
-/** the convolution's per-token parts of this many most frequent words (and of the learned rows) are kept once computed: at most 4 x (this + oovBuckets + RARE_SLOTS) x filters x (sum of widths) bytes */
-const CACHED_WORDS = 10_000
+// the convolution keeps the per-token parts of the CACHED_WORDS most frequent words and of RARE_SLOTS
+// other tokens (lib/text/cnn-inputs.ts): at most 4 x (CACHED_WORDS + RARE_SLOTS + maxTokens) x filters x
+// (sum of widths) bytes, touched only as tokens arrive
 
 /** The features a text's shape for the calibration by input (lib/text/calibration.ts inputShape) is read
  * with: the n-gram bag's, or for a model without one, only the sequence's character limit; and the
@@ -174,20 +175,23 @@ function convPart (cfg: CnnConfig, get: CnnGetter, vectors: WordVectors): { widt
       for (let r = 0; r < R; r++) for (let j = 0; j < k; j++) M[((offsets[w] as number) + j * F + f) * R + r] = kernel.values[(f * R + r) * k + j] as number
     }
   })
-  // the parts of the most frequent words (the table's first rows) and of the learned rows (tokens the
-  // table lacks: punctuation, user names, 'a'...), each computed when a text first uses it: most
-  // tokens of a text are among them, and the pages of rows never used stay unallocated. Then the
-  // parts of rarer words, each kept in its slot (row modulo RARE_SLOTS) until another word needs it:
-  // a word costs [vector dim x filters x sum of widths] multiplications when its parts are computed
-  // (about 40 us here), a sum of its parts when they are kept. After them, room for the parts of a
-  // text's tokens whose slot an earlier token of the same text holds, computed for each text.
+  // the parts of the most frequent words (the table's first rows), each computed when a text first
+  // uses it: most tokens of a text are among them, and the pages of rows never used stay unallocated.
+  // Then those of every other token (rarer words, and the learned rows of tokens the table lacks:
+  // punctuation, user names...), each kept in its slot (id modulo RARE_SLOTS) until another token
+  // needs it: a token costs [vector dim x filters x sum of widths] multiplications when its parts are
+  // computed (about 40 us here), a sum of its parts when they are kept. After them, room for the parts
+  // of a text's tokens whose slot an earlier token of the same text holds, computed for each text.
+  // (Until 2026-11-27 every learned row had a place of its own: on 15,000 varied texts, tweets, news
+  // and encyclopedia abstracts, the seven text-cnn models then grew a thread by 311 MB, now by about
+  // 200 MB, and the 4,096 slots alone by 272 MB; no slower.)
   const common = Math.min(CACHED_WORDS, vectors.size)
-  const rareAt = common + seq.oovBuckets
+  const rareAt = common
   const slots = rareAt + RARE_SLOTS
   const maxTokens = Math.max(1, seq.maxTokens)
   const parts = new Float32Array((slots + maxTokens) * C)
   const cached = new Uint8Array(rareAt)
-  // the row whose parts each rare slot holds (-1: none), and the last text that read it
+  // the token whose parts each slot holds (-1: none), and the last text that read it
   const rareRow = new Int32Array(RARE_SLOTS).fill(-1)
   const rareText = new Float64Array(RARE_SLOTS).fill(-1)
   let textNo = 0
@@ -208,13 +212,13 @@ function convPart (cfg: CnnConfig, get: CnnGetter, vectors: WordVectors): { widt
     width: widths.length * F,
     run: (text, h, at) => {
       const n = sequenceIds(text, seq, vectors.row, vectors.size, tokens)
-      const Fc = F; const Cc = C; const P = parts; const Z = z; const Bc = bias; const From = from; const Tk = tokens; const S = vectors.size
+      const Fc = F; const Cc = C; const P = parts; const Z = z; const Bc = bias; const From = from; const Tk = tokens
       const me = ++textNo
       for (let t = 0; t < n; t++) {
         const id = Tk[t] as number
-        const slot = id < common ? id : id >= S ? common + id - S : -1
+        const slot = id < common ? id : -1
         if (slot < 0) {
-          // a rarer word: its slot, unless an earlier token of this text holds it for another word
+          // a rarer word or a learned row: its slot, unless an earlier token of this text holds it for another
           const r = id % RARE_SLOTS
           if (rareRow[r] === id) { rareText[r] = me; From[t] = (rareAt + r) * Cc; continue }
           if (rareText[r] === me) { From[t] = (slots + t) * Cc; partsOf(id, From[t] as number); continue }

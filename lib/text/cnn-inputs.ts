@@ -11,10 +11,10 @@ export type CnnGetter = (name: string, dtype: 'float16' | 'float32') => { shape:
 /** writes a part of the features of `text` into h from `at` */
 export type CnnPart = (text: string, h: Float64Array, at: number) => void
 
-/** the parts of rarer words (lib/text/cnn-classifier.ts's convolution, and the word-vector input below) are kept for the last word seen in each of this many slots (a word's slot: its row modulo this) */
+/** the per-word parts (lib/text/cnn-classifier.ts's convolution, and the word-vector input below) of this many most frequent words (the table's first rows) are kept once computed */
+export const CACHED_WORDS = 10_000
+/** and those of other tokens, for the last one seen in each of this many slots (a token's slot: its id modulo this); the word-vector input's take at most 4 x (CACHED_WORDS + this) x hidden x (1 or 2) bytes */
 export const RARE_SLOTS = 4096
-/** the word-vector input's parts of this many most frequent words are kept once computed, and those of the rarer words the last one seen in each of RARE_SLOTS slots: 4 x (this + RARE_SLOTS) x hidden x (1 or 2) bytes */
-const CACHED_WORDS = 10_000
 
 /**
  * the text's word-vector input (lib/text/sentence-input.ts) through a layer of ReLU units. The input

@@ -161,6 +161,7 @@ t.test('the served scores apply the manifest\'s calibration by input, each text 
   const [alone] = await served.predict([long]) as number[][]
   t.same(alone, sl, 'a text alone = in a batch')
   await t.rejects(loadTextClassifier(dir, { ...manifest, calibration: { byInput: { ...byInput, bias: [0, 0] } } } as ModelManifest, tf, { imageMaxPixels: 0 }), /2 label biases for 3 labels/, 'biases for another number of labels are refused')
+  await t.rejects(loadTextClassifier(dir, { ...manifest, calibration: { byLanguage: { method: 'test', temperature: { es: -2 }, multiLabel: false } } } as unknown as ModelManifest, tf, { imageMaxPixels: 0 }), /temperature -2 for es/, 'a calibration by language that would flip labels is refused at load')
   bare.dispose(); served.dispose()
 })
 
@@ -186,4 +187,18 @@ t.test('calibration by language: a model answers texts of a language with that l
   const sig = recalibrateLanguage([[0.9, 0.2]], 'hi', { method: 'test', temperature: { hi: 2 }, multiLabel: true })[0]!
   t.ok(Math.abs(sig[0]! - 1 / (1 + Math.exp(-Math.log(9) / 2))) < 1e-9)
   t.ok(Math.abs(sig[1]! - 1 / (1 + Math.exp(-Math.log(0.25) / 2))) < 1e-9)
+})
+
+t.test('calibration by language: a temperature that is not a finite positive number, or for the other kind of scores, is refused; a language is looked up as its own key only', async (t) => {
+  const { languageCalibrationProblem, languageTemperature } = await import('../../../lib/text/calibration.js')
+  const ok = { method: 'test', temperature: { hi: 2.5, es: 0.8 }, multiLabel: false }
+  t.equal(languageCalibrationProblem(ok, false), undefined)
+  t.match(languageCalibrationProblem(ok, true), /for softmax scores/)
+  t.match(languageCalibrationProblem({ ...ok, temperature: { hi: -1 } }, false), /temperature -1 for hi/)
+  t.match(languageCalibrationProblem({ ...ok, temperature: { hi: 0 } }, false), /temperature 0 for hi/)
+  t.match(languageCalibrationProblem({ ...ok, temperature: { hi: Number.NaN } }, false), /temperature NaN for hi/)
+  t.equal(languageTemperature(ok, 'hi'), 2.5)
+  t.equal(languageTemperature(ok, 'constructor'), 1, 'not an inherited property')
+  t.equal(languageTemperature(ok, 'de'), 1)
+  t.equal(languageTemperature(undefined, 'hi'), 1)
 })
