@@ -52,10 +52,11 @@ async function scored (model: LoadedModel<string, number[]>, rows: LangRow[], na
   const texts = rows.map((r) => r.text)
   const raw = await model.predict(texts)
   // as lib/lang-route.ts forLanguage answers texts of this language
-  const probs = recalibrateLanguage(raw, lang, languageCalibrationOf(model.manifest))
+  const params = languageCalibrationOf(model.manifest)
+  const probs = recalibrateLanguage(raw, lang, params)
   const f1 = macroF1(confusion(gold, probs.map(argmax), model.manifest.labels.length), [...new Set(gold)])
-  const h0 = heldHalf(name, texts, raw, gold)
-  const before = languageCalibrationOf(model.manifest) === undefined ? '' : `; ${ece(h0.probs, h0.gold).toFixed(3)} before calibration by language`
+  const h0 = params === undefined ? undefined : heldHalf(name, texts, raw, gold)
+  const before = h0 === undefined ? '' : `; ${ece(h0.probs, h0.gold).toFixed(3)} before calibration by language`
   return { f1, half: heldHalf(name, texts, probs, gold), before }
 }
 

@@ -71,7 +71,7 @@ export function recalibrate (p: readonly number[], x: InputShape, params: InputC
   return activate(toLogits(p, multiLabel).map((z, c) => z * inv + (params.bias[c] ?? 0) + shift), multiLabel)
 }
 
-type WithCalibration = ModelManifest & { calibration?: { byInput?: InputCalibration } & Record<string, unknown> }
+type WithCalibration = ModelManifest & { calibration?: { byInput?: InputCalibration, byLanguage?: LanguageCalibration } & Record<string, unknown> }
 
 /** The manifest's calibration by input, if it has one. */
 export function inputCalibrationOf (manifest: ModelManifest): InputCalibration | undefined {
@@ -106,7 +106,7 @@ export interface LanguageCalibration {
 
 /** The manifest's calibration by language, if it has one. */
 export function languageCalibrationOf (manifest: ModelManifest): LanguageCalibration | undefined {
-  return (manifest as ModelManifest & { calibration?: { byLanguage?: LanguageCalibration } }).calibration?.byLanguage
+  return (manifest as WithCalibration).calibration?.byLanguage
 }
 
 /** The temperature a language's scores are divided by (1: none). */

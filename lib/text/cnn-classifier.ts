@@ -181,16 +181,13 @@ function convPart (cfg: CnnConfig, get: CnnGetter, vectors: WordVectors): { widt
   // punctuation, user names...), each kept in its slot (id modulo RARE_SLOTS) until another token
   // needs it: a token costs [vector dim x filters x sum of widths] multiplications when its parts are
   // computed (about 40 us here), a sum of its parts when they are kept. After them, room for the parts
-  // of a text's tokens whose slot an earlier token of the same text holds, computed for each text.
-  // (Until 2026-11-27 every learned row had a place of its own: on 15,000 varied texts, tweets, news
-  // and encyclopedia abstracts, the seven text-cnn models then grew a thread by 311 MB, now by about
-  // 200 MB, and the 4,096 slots alone by 272 MB; no slower.)
+  // of a text's tokens whose slot an earlier token of the same text holds, computed for each text
+  // (docs/performance.md: how a thread grows with the tokens it sees).
   const common = Math.min(CACHED_WORDS, vectors.size)
-  const rareAt = common
-  const slots = rareAt + RARE_SLOTS
+  const slots = common + RARE_SLOTS
   const maxTokens = Math.max(1, seq.maxTokens)
   const parts = new Float32Array((slots + maxTokens) * C)
-  const cached = new Uint8Array(rareAt)
+  const cached = new Uint8Array(common)
   // the token whose parts each slot holds (-1: none), and the last text that read it
   const rareRow = new Int32Array(RARE_SLOTS).fill(-1)
   const rareText = new Float64Array(RARE_SLOTS).fill(-1)
@@ -216,19 +213,18 @@ function convPart (cfg: CnnConfig, get: CnnGetter, vectors: WordVectors): { widt
       const me = ++textNo
       for (let t = 0; t < n; t++) {
         const id = Tk[t] as number
-        const slot = id < common ? id : -1
-        if (slot < 0) {
+        if (id >= common) {
           // a rarer word or a learned row: its slot, unless an earlier token of this text holds it for another
           const r = id % RARE_SLOTS
-          if (rareRow[r] === id) { rareText[r] = me; From[t] = (rareAt + r) * Cc; continue }
+          if (rareRow[r] === id) { rareText[r] = me; From[t] = (common + r) * Cc; continue }
           if (rareText[r] === me) { From[t] = (slots + t) * Cc; partsOf(id, From[t] as number); continue }
-          From[t] = (rareAt + r) * Cc
+          From[t] = (common + r) * Cc
           partsOf(id, From[t] as number)
           rareRow[r] = id; rareText[r] = me
           continue
         }
-        if (cached[slot] === 0) { partsOf(id, slot * Cc); cached[slot] = 1 }
-        From[t] = slot * Cc
+        if (cached[id] === 0) { partsOf(id, id * Cc); cached[id] = 1 }
+        From[t] = id * Cc
       }
       for (let w = 0; w < widths.length; w++) {
         const k = widths[w] as number

@@ -66,7 +66,6 @@ export function meanPart (mean: NonNullable<CnnConfig['mean']>, get: CnnGetter, 
   const group = (words: readonly string[], g: number) => {
     const Hc = H; const Vc = V; const S = s; const A = acc
     S.fill(0); A.fill(0)
-    let known = 0
     for (const w of words) {
       const r = vectors.row(w)
       if (r < 0) continue
@@ -74,9 +73,7 @@ export function meanPart (mean: NonNullable<CnnConfig['mean']>, get: CnnGetter, 
       vectors.addRow(r, weight, S)
       const p = partOf(r, g)
       for (let j = 0; j < Hc; j++) A[j] = (A[j] as number) + weight * (p[j] as number)
-      known++
     }
-    if (known === 0) return
     let norm = 0
     for (let d = 0; d < Vc; d++) norm += (S[d] as number) ** 2
     if (norm === 0) return
