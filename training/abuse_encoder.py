@@ -49,6 +49,7 @@ ap.add_argument('--stop-after', type=int, default=0, help='stop after this many 
 ap.add_argument('--classes', type=int, default=0, help='a served head of this many labels (the label column is the label index; -1: no label fits) instead of one logit; no --tasks')
 ap.add_argument('--loss', default='softmax', choices=['softmax', 'sigmoid'], help='with --classes: one softmax over the labels, or a sigmoid per label (independent scores)')
 ap.add_argument('--balance', action='store_true', help='with --classes: each label weighs alike in the loss (at most 10x)')
+ap.add_argument('--balance-skip', default='', help='with --balance: these training sets (comma-separated) are left out of the label masses and keep their row weights, an addition on top of the balanced rest')
 ap.add_argument('--bag-lr', type=float, default=0, help="the n-gram bag's learning rate (0: --lr)")
 ap.add_argument('--mean-hidden', type=int, default=0, help="the text's word-vector input (vec.bin, lib/text/sentence-input.ts) through this many ReLU units, beside the other parts (0: none)")
 args = ap.parse_args()
@@ -169,9 +170,11 @@ if args.classes:
     if args.row_weights:
         weight *= np.fromfile(os.path.join(args.data, 'weight.bin'), dtype=np.float32)
     if args.balance:
-        mass = np.array([(weight * (lab == c)).sum() for c in range(args.classes)])
-        mean = weight.sum() / (args.classes + (1 if (member & (lab < 0)).any() else 0))
-        factor = np.where(lab >= 0, np.minimum(10, mean / np.maximum(mass[np.clip(lab, 0, None)], 1e-9)), 1.0)
+        skip = np.isin(set_of, [sid[x] for x in args.balance_skip.split(',') if x])
+        counted = np.where(skip, 0, weight)
+        mass = np.array([(counted * (lab == c)).sum() for c in range(args.classes)])
+        mean = counted.sum() / (args.classes + (1 if (member & ~skip & (lab < 0)).any() else 0))
+        factor = np.where((lab >= 0) & ~skip, np.minimum(10, mean / np.maximum(mass[np.clip(lab, 0, None)], 1e-9)), 1.0)
         weight = (weight * factor).astype(np.float32)
     weight = weight[:, None]
 else:
