@@ -71,13 +71,23 @@ export function sstPhrases (held: Labelled[], minTokens = 4): Array<Labelled & {
   return out.filter((p) => p.tokens < minTokens || !inside.has(p.text))
 }
 
-export interface SentimentGroups { tweets: Labelled[], movies: Labelled[], reviews: Labelled[], extraReviews: Labelled[], held: Labelled[] }
+export interface SentimentGroups {
+  tweets: Labelled[]
+  movies: Labelled[]
+  reviews: Labelled[]
+  extraReviews: Labelled[]
+  held: Labelled[]
+  /** questions and requests (as neutral), weighing `requestsShare` of a domain as a whole */
+  requests?: Labelled[]
+  requestsShare?: number
+}
 
 /**
  * The sentiment mixture: tweets, movie sentences and reviews weigh alike (each a third of their rows'
  * count, as training/mix.ts weighDomains gives them), and the SST phrases (the parts of the train
  * sentences, sstPhrases) weigh as much again as the movie sentences, in the movies domain; the extra
- * review sentences (sets fetched or borrowed beyond the three review sets) weigh as the reviews' rows do.
+ * review sentences (sets fetched or borrowed beyond the three review sets) weigh as the reviews' rows do;
+ * questions and requests to an assistant, all neutral, weigh `requestsShare` of a domain (half, unless given).
  * Returns the rows and the number of phrases among them.
  */
 export function sentimentMix (g: SentimentGroups): { rows: Array<Labelled & { domain: string, weight: number }>, phrases: number } {
@@ -95,6 +105,7 @@ export function sentimentMix (g: SentimentGroups): { rows: Array<Labelled & { do
   const reviews = [...g.reviews, ...g.extraReviews]
   add(reviews, 'reviews', unit * reviews.length / g.reviews.length)
   add(phrases, 'movies', unit)
+  add(g.requests ?? [], 'requests', unit * (g.requestsShare ?? 0.5))
   return { rows, phrases: phrases.length }
 }
 
