@@ -170,7 +170,8 @@ if args.classes:
     if args.row_weights:
         weight *= np.fromfile(os.path.join(args.data, 'weight.bin'), dtype=np.float32)
     if args.balance:
-        skip = np.isin(set_of, [sid[x] for x in args.balance_skip.split(',') if x])
+        # a set not exported (e.g. a domain the data left empty) has no rows to skip
+        skip = np.isin(set_of, [sid[x] for x in args.balance_skip.split(',') if x in sid])
         counted = np.where(skip, 0, weight)
         mass = np.array([(counted * (lab == c)).sum() for c in range(args.classes)])
         mean = counted.sum() / (args.classes + (1 if (member & ~skip & (lab < 0)).any() else 0))
