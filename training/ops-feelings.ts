@@ -55,7 +55,7 @@ export const sentiment: OpSpec = {
       // SENTIMENT_REQUESTS: their share of a domain (0: none; experiments)
       const share = Number(process.env.SENTIMENT_REQUESTS ?? '0.25')
       const requests = share > 0 ? withoutOverlap(dedupe([...trec(), ...clinc('train').filter((r) => !FEELING_INTENTS.has(r.label)), ...snips('train')]).map((r) => ({ text: r.text, label: 'neutral' })), ...held) : []
-      const mix = sentimentMix({ tweets, movies, reviews, extraReviews: dedupe([...nine, ...absa]), held: sstVal, requests, requestsShare: share })
+      const mix = sentimentMix({ tweets, movies, reviews, extraReviews: dedupe([...nine, ...absa]), held: sstVal, requests: { rows: requests, share } })
       built = { mix, tweets: tweets.length, movies: movies.length, reviews: reviews.length, nine: nine.length, absa: absa.length, requests: requests.length }
       return built
     }

@@ -77,9 +77,8 @@ export interface SentimentGroups {
   reviews: Labelled[]
   extraReviews: Labelled[]
   held: Labelled[]
-  /** questions and requests (as neutral), weighing `requestsShare` of a domain as a whole */
-  requests?: Labelled[]
-  requestsShare?: number
+  /** questions and requests (as neutral), weighing `share` of a domain as a whole */
+  requests?: { rows: Labelled[], share: number }
 }
 
 /**
@@ -87,7 +86,7 @@ export interface SentimentGroups {
  * count, as training/mix.ts weighDomains gives them), and the SST phrases (the parts of the train
  * sentences, sstPhrases) weigh as much again as the movie sentences, in the movies domain; the extra
  * review sentences (sets fetched or borrowed beyond the three review sets) weigh as the reviews' rows do;
- * questions and requests to an assistant, all neutral, weigh `requestsShare` of a domain (half, unless given).
+ * questions and requests to an assistant, all neutral, weigh the share of a domain given with them.
  * Returns the rows and the number of phrases among them.
  */
 export function sentimentMix (g: SentimentGroups): { rows: Array<Labelled & { domain: string, weight: number }>, phrases: number } {
@@ -105,7 +104,7 @@ export function sentimentMix (g: SentimentGroups): { rows: Array<Labelled & { do
   const reviews = [...g.reviews, ...g.extraReviews]
   add(reviews, 'reviews', unit * reviews.length / g.reviews.length)
   add(phrases, 'movies', unit)
-  add(g.requests ?? [], 'requests', unit * (g.requestsShare ?? 0.5))
+  if (g.requests !== undefined) add(g.requests.rows, 'requests', unit * g.requests.share)
   return { rows, phrases: phrases.length }
 }
 
