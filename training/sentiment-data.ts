@@ -6,7 +6,8 @@ import { norm, type Labelled } from './data.js'
 
 export const FETCHED = join(import.meta.dirname, 'data')
 
-function fetched (path: string): string {
+/** a file under training/data/ (fetched, not committed), or an error naming what to fetch */
+export function fetched (path: string): string {
   const full = join(FETCHED, path)
   if (!existsSync(full)) throw new Error(`training/data/${path} is missing: training/DATA.md says how to fetch it`)
   return readFileSync(full, 'utf8')
