@@ -196,11 +196,16 @@ export function huffpost (part: Split): Labelled[] {
 
 /** AG News 20k balanced subset of the official train: World Sports Business Sci/Tech, title + description (escapes cleaned); hash split. */
 export function agNews20k (part: Split): Labelled[] {
+  return agNews20kParts(part).map(({ label, text }) => ({ label, text }))
+}
+
+/** agNews20k with each item's description apart (the same rows and split) */
+export function agNews20kParts (part: Split): Array<Labelled & { description: string }> {
   const names = ['World', 'Sports', 'Business', 'Sci/Tech']
   const rows = lines('taxonomy/ag-news/train_subset20k.csv').slice(1).map((l) => {
     const [c, title = '', desc = ''] = csvFields(l)
-    const t = agText(title)
-    return { label: names[Number(c) - 1] ?? String(c), text: /[.!?]$/.test(t) ? `${t} ${agText(desc)}` : `${t}. ${agText(desc)}` }
+    const t = agText(title); const description = agText(desc)
+    return { label: names[Number(c) - 1] ?? String(c), text: /[.!?]$/.test(t) ? `${t} ${description}` : `${t}. ${description}`, description }
   })
   return hashSplit(rows, part)
 }
