@@ -4,7 +4,8 @@
 import { bbc, clinc, smsSpam, split, withoutOverlap, type Labelled } from './data.js'
 import { absaSentences, agNews20k, amazonAlexa, customerReviews, dbpedia14, hashSplit, huffpost, iabTier1, multiDomainReviews, type Split } from './data-domains.js'
 import { records } from './data-domains-parse.js'
-import { everyday, shareUnder, top1, weighDomains } from './mix.js'
+import { dedupe, everyday, shareUnder, top1, weighDomains } from './mix.js'
+import { macroRecall } from './metrics.js'
 import type { OpSpec } from './ops.js'
 import { fetched } from './sentiment-data.js'
 import { AG, BBC, CLINC, HUFFPOST } from './sources.js'
@@ -45,27 +46,38 @@ const mapRows = (rows: Labelled[], map: Record<string, string>) => rows.filter((
 const clincTag = new Map(Object.entries(MAPS.clinc).flatMap(([t, intents]) => intents.map((i) => [i, t] as const)))
 const fromClinc = (part: 'train' | 'val') => clinc(part).filter((r) => clincTag.has(r.label)).map((r) => ({ text: r.text, label: clincTag.get(r.label) as string }))
 
-/** every k-th row, k chosen so that at most `max` are kept (spread over the whole source) */
-const atMost = <T>(rows: T[], max: number) => rows.length <= max ? rows : rows.filter((_, i) => i % Math.ceil(rows.length / max) === 0)
+/** at most `max` rows, spread evenly over the whole source */
+const atMost = <T>(rows: T[], max: number) => rows.length <= max ? rows : Array.from({ length: Math.max(0, Math.floor(max)) }, (_, j) => rows[Math.floor(j * rows.length / max)] as T)
+
+/** a review of fewer words than this says nothing of a topic ("love it", "works great"): it is trained as fitting no tag */
+const MIN_WORDS = 5
+const words = (text: string) => text.split(/\s+/).filter((w) => /\p{L}/u.test(w)).length
 
 /**
  * Reviews whose source gives their topic: restaurant sentences FOOD, books BOOKS, DVDs ENTERTAINMENT,
- * laptop and electronics reviews, Alexa speakers and the Hu & Liu cameras and phones TECH (each TECH
- * source cut so that TECH does not fill the domain). A review's topic is its product's, so a review
- * of a blender is not BUSINESS for its prices and delivery.
+ * laptop and electronics reviews, Alexa speakers and the Hu & Liu cameras, MP3 and DVD players and
+ * phones TECH (each TECH source cut so that TECH does not fill the domain); each source once per text,
+ * and the product reviews of fewer than MIN_WORDS words labelled NONE. A review's topic is its product's, so a
+ * review of a blender is not BUSINESS for its prices and delivery.
  */
 export function topicReviews (part: Split, max = Infinity): Labelled[] {
-  const tagged = (rows: Labelled[], label: string, cap: number) => atMost(rows, Math.min(cap, max)).map((r) => ({ text: r.text.replace(/\s+/g, ' ').slice(0, 1500), label }))
+  // short: the sources whose short reviews are general praise or blame (the SemEval-2014 sentences each
+  // name an aspect of the restaurant or laptop, such as its food or its screen, and keep their tag)
+  const tagged = (rows: Labelled[], label: string, cap: number, short = false) => atMost(dedupe(rows), Math.min(cap, max)).map((r) => {
+    const text = r.text.replace(/\s+/g, ' ').slice(0, 1500)
+    return { text, label: short && words(text) < MIN_WORDS ? 'NONE' : label }
+  })
   return [
     ...tagged(hashSplit(absaSentences('Restaurants_Train_v2.xml'), part), 'FOOD', Infinity),
-    ...tagged(multiDomainReviews(part, ['books']), 'BOOKS', Infinity),
-    ...tagged(multiDomainReviews(part, ['dvd']), 'ENTERTAINMENT', Infinity),
+    ...tagged(multiDomainReviews(part, ['books']), 'BOOKS', Infinity, true),
+    ...tagged(multiDomainReviews(part, ['dvd']), 'ENTERTAINMENT', Infinity, true),
     ...tagged(hashSplit(absaSentences('Laptop_Train_v2.xml'), part), 'TECH', 600),
-    ...tagged(multiDomainReviews(part, ['electronics']), 'TECH', 600),
-    ...tagged(amazonAlexa(part), 'TECH', 300),
-    ...tagged(customerReviews(part), 'TECH', 300)
+    ...tagged(multiDomainReviews(part, ['electronics']), 'TECH', 600, true),
+    ...tagged(amazonAlexa(part), 'TECH', 300, true),
+    ...tagged(customerReviews(part), 'TECH', 300, true)
   ]
 }
+const REVIEW_TAGS = ['FOOD', 'BOOKS', 'ENTERTAINMENT', 'TECH']
 
 /** TripAdvisor hotel reviews (the first 500 of Alam et al.'s set; training/DATA.md) as TRAVEL: training only */
 export function hotelReviews (): Labelled[] {
@@ -76,7 +88,7 @@ export function hotelReviews (): Labelled[] {
 export const taxonomy: OpSpec = {
   labels: TAGS,
   description: `IAB Content Taxonomy 3.1 tier-1 topics, ${TAGS.length} tags, one independent probability each (a text that fits none scores low everywhere). Trained on BBC News, AG News, HuffPost headlines, DBpedia abstracts, CLINC150 requests and reviews whose source gives their topic (restaurants, hotels, books, DVDs, electronics); small talk, device commands and personal SMS messages are negatives for every tag.`,
-  notes: 'Label maps (training/ops-taxonomy.ts MAPS): BBC business, entertainment, politics, sport, tech; AG News World -> POLITICS, Sports, Business, Sci/Tech -> TECH; HuffPost 33 of its 41 categories (POLITICS and the world-news ones -> POLITICS, WELLNESS and HEALTHY LIVING -> HEALTH, COMEDY -> ENTERTAINMENT, PARENTING, PARENTS, DIVORCE -> FAMILY, WEDDINGS -> LIFE_EVENTS, GREEN and ENVIRONMENT -> SCIENCE, MONEY -> PERSONAL_FINANCE, the arts ones -> FINE_ART, COLLEGE -> EDUCATION; the identity, IMPACT, FIFTY, GOOD NEWS, WEIRD NEWS and MEDIA sections have no tier-1 topic of their own and are left out); DBpedia Company, EducationalInstitution, Artist, Athlete, OfficeHolder, Album, Film, WrittenWork (places, buildings, vehicles, animals and plants left out); CLINC150 travel, kitchen and dining, auto, banking and credit card, and work intents. PETS, REAL_ESTATE, SHOPPING, VIDEO_GAMING and the other tier-1 topics have no training data here and are not offered. Reviews (training/ops-taxonomy.ts topicReviews, hotelReviews) take the topic of their product: SemEval-2014 restaurant sentences FOOD, TripAdvisor hotel reviews TRAVEL, multi-domain Amazon books BOOKS, DVDs ENTERTAINMENT, electronics TECH, and SemEval-2014 laptop sentences, Alexa and Hu & Liu reviews TECH (the TECH sources cut to 600, 600, 300 and 300 rows so that TECH does not fill the domain); they weigh half a domain. Before them a review was read by its talk of prices, staff and delivery (a blender review BUSINESS 0.59, a burger restaurant SPORTS, hotels BUSINESS or POLITICS): top-1 on their validation fifth 0.52 FOOD, 0.20 BOOKS, 0.70 ENTERTAINMENT, 0.61 TECH. Reviews of things no training review is about (furniture, tools, clothes, prams) now lean to TECH, at low scores. HuffPost headlines are lower-cased and tokenised in this copy. BBC articles weigh as a group of their own beside AG News (both are the news domain, left out together), and HuffPost twice a domain (1.5 before): top-1 before the calibration by input BBC 0.930 -> 0.957, AG News 0.887 -> 0.892, HuffPost 0.614 -> 0.619, CLINC150 0.977 -> 0.979, DBpedia 0.960 -> 0.950 (seed 24: BBC 0.954, DBpedia 0.957). Not kept: BBC apart alone (BBC 0.948, HuffPost 0.612, DBpedia 0.951); BBC at 0.4 of a domain with HuffPost twice (BBC 0.948); dim 32 instead of 24 (BBC 0.954, HuffPost 0.612). The word-vector mean through 256 ReLU units (64 before): top-1 before the calibration by input HuffPost 0.619 -> 0.627, BBC 0.957 -> 0.959, AG News 0.892 -> 0.893, DBpedia 0.950 -> 0.950, CLINC150 0.979 -> 0.979, no tag 0.922 -> 0.929 (seed 24: HuffPost 0.613 -> 0.621, AG News 0.887 -> 0.895, BBC 0.954 -> 0.954, DBpedia 0.957 -> 0.953). Not kept: 512 units (HuffPost 0.629, BBC 0.951), 128 (HuffPost 0.625), 15 epochs (HuffPost 0.611), lr 0.5 (HuffPost 0.608). Tried for HuffPost (issue 20) and not kept, none keeping BBC at its target: a word-order model (a text-cnn as abuse and sarcasm are, trained in an experiment whose code was not kept: the same n-gram bag beside a 1-D convolution over the shared word vectors, 64 filters of widths 2-4, one sigmoid per tag, 6 epochs of Adam lr 0.002, the bag\'s lr 0.02; 8.2 MB) after its temperature and tag biases BBC 0.936, AG News 0.883, HuffPost 0.661, DBpedia 0.945, CLINC150 0.981, no tag 0.951 (its raw logits: BBC 0.948, HuffPost 0.658; ECE after a calibration by input BBC 0.055, AG News 0.034, HuffPost 0.062, DBpedia 0.028, CLINC150 0.077, no tag 0.128; left out, 2 epochs, AG News 0.420, HuffPost 0.176, DBpedia 0.616); its variants, raw logits: the bag\'s lr 0.002 (BBC 0.922, AG News 0.873, HuffPost 0.639, DBpedia 0.944), 0.05 (5 of 6 epochs: BBC 0.936, HuffPost 0.636, DBpedia 0.933), plain SGD at 10 (BBC 0.910, HuffPost 0.595), 8 epochs (BBC 0.942, HuffPost 0.654, DBpedia 0.936), dropout 0.5 (BBC 0.910, HuffPost 0.640), 256 tokens (4 of 6 epochs: BBC 0.916, HuffPost 0.641). HuffPost short descriptions: this copy has headlines only, and the copy that has them (2018-2022 articles) is held out.',
+  notes: 'Label maps (training/ops-taxonomy.ts MAPS): BBC business, entertainment, politics, sport, tech; AG News World -> POLITICS, Sports, Business, Sci/Tech -> TECH; HuffPost 33 of its 41 categories (POLITICS and the world-news ones -> POLITICS, WELLNESS and HEALTHY LIVING -> HEALTH, COMEDY -> ENTERTAINMENT, PARENTING, PARENTS, DIVORCE -> FAMILY, WEDDINGS -> LIFE_EVENTS, GREEN and ENVIRONMENT -> SCIENCE, MONEY -> PERSONAL_FINANCE, the arts ones -> FINE_ART, COLLEGE -> EDUCATION; the identity, IMPACT, FIFTY, GOOD NEWS, WEIRD NEWS and MEDIA sections have no tier-1 topic of their own and are left out); DBpedia Company, EducationalInstitution, Artist, Athlete, OfficeHolder, Album, Film, WrittenWork (places, buildings, vehicles, animals and plants left out); CLINC150 travel, kitchen and dining, auto, banking and credit card, and work intents. PETS, REAL_ESTATE, SHOPPING, VIDEO_GAMING and the other tier-1 topics have no training data here and are not offered. Reviews (training/ops-taxonomy.ts topicReviews, hotelReviews) take the topic of their product: SemEval-2014 restaurant sentences FOOD, TripAdvisor hotel reviews TRAVEL, multi-domain Amazon books BOOKS, DVDs ENTERTAINMENT, electronics TECH, and SemEval-2014 laptop sentences, Alexa and Hu & Liu reviews TECH (the TECH sources cut to 600, 600, 300 and 300 rows, spread over each source, so that TECH does not fill the domain); product reviews of fewer than 5 words ("love it", "works great") say nothing of a topic and are trained as fitting no tag (the SemEval-2014 sentences each name an aspect, such as the food or the screen, and keep their tag); they weigh half a domain. The hotel reviews are all training rows, so TRAVEL on reviews is measured only by the everyday texts. Before them a review was read by its talk of prices, staff and delivery (a blender review BUSINESS 0.59, a burger restaurant SPORTS, hotels BUSINESS or POLITICS): top-1 on their validation fifth 0.52 FOOD, 0.20 BOOKS, 0.70 ENTERTAINMENT, 0.61 TECH. Reviews of things no training review is about (furniture, tools, clothes, prams) now lean to TECH, at low scores. HuffPost headlines are lower-cased and tokenised in this copy. BBC articles weigh as a group of their own beside AG News (both are the news domain, left out together), and HuffPost twice a domain (1.5 before): top-1 before the calibration by input BBC 0.930 -> 0.957, AG News 0.887 -> 0.892, HuffPost 0.614 -> 0.619, CLINC150 0.977 -> 0.979, DBpedia 0.960 -> 0.950 (seed 24: BBC 0.954, DBpedia 0.957). Not kept: BBC apart alone (BBC 0.948, HuffPost 0.612, DBpedia 0.951); BBC at 0.4 of a domain with HuffPost twice (BBC 0.948); dim 32 instead of 24 (BBC 0.954, HuffPost 0.612). The word-vector mean through 256 ReLU units (64 before): top-1 before the calibration by input HuffPost 0.619 -> 0.627, BBC 0.957 -> 0.959, AG News 0.892 -> 0.893, DBpedia 0.950 -> 0.950, CLINC150 0.979 -> 0.979, no tag 0.922 -> 0.929 (seed 24: HuffPost 0.613 -> 0.621, AG News 0.887 -> 0.895, BBC 0.954 -> 0.954, DBpedia 0.957 -> 0.953). Not kept: 512 units (HuffPost 0.629, BBC 0.951), 128 (HuffPost 0.625), 15 epochs (HuffPost 0.611), lr 0.5 (HuffPost 0.608). Tried for HuffPost (issue 20) and not kept, none keeping BBC at its target: a word-order model (a text-cnn as abuse and sarcasm are, trained in an experiment whose code was not kept: the same n-gram bag beside a 1-D convolution over the shared word vectors, 64 filters of widths 2-4, one sigmoid per tag, 6 epochs of Adam lr 0.002, the bag\'s lr 0.02; 8.2 MB) after its temperature and tag biases BBC 0.936, AG News 0.883, HuffPost 0.661, DBpedia 0.945, CLINC150 0.981, no tag 0.951 (its raw logits: BBC 0.948, HuffPost 0.658; ECE after a calibration by input BBC 0.055, AG News 0.034, HuffPost 0.062, DBpedia 0.028, CLINC150 0.077, no tag 0.128; left out, 2 epochs, AG News 0.420, HuffPost 0.176, DBpedia 0.616); its variants, raw logits: the bag\'s lr 0.002 (BBC 0.922, AG News 0.873, HuffPost 0.639, DBpedia 0.944), 0.05 (5 of 6 epochs: BBC 0.936, HuffPost 0.636, DBpedia 0.933), plain SGD at 10 (BBC 0.910, HuffPost 0.595), 8 epochs (BBC 0.942, HuffPost 0.654, DBpedia 0.936), dropout 0.5 (BBC 0.910, HuffPost 0.640), 256 tokens (4 of 6 epochs: BBC 0.916, HuffPost 0.641). HuffPost short descriptions: this copy has headlines only, and the copy that has them (2018-2022 articles) is held out.',
   features: { buckets: 1 << 17, charNgrams: [], wordBigrams: true, maxFeatures: 3000, maxChars: 6000 },
   vectors: true,
   train: { dim: 24, epochs: 10, lr: 0.3, seed: 23, balance: true, multiLabel: true, hidden: 256 },
@@ -94,10 +106,11 @@ export const taxonomy: OpSpec = {
       { domain: 'huffpost', rows: mapRows(huffpost('train'), MAPS.huffpost), share: 2 },
       { domain: 'dbpedia', rows: mapRows(dbpedia14('train'), MAPS.dbpedia) },
       { domain: 'requests', rows: fromClinc('train') },
-      { domain: 'reviews', rows: [...topicReviews('train'), ...hotelReviews()], share: Number(process.env.TAXONOMY_REVIEWS ?? 0.5) },
+      // TAXONOMY_REVIEWS: the reviews' share of a domain, for experiments (default half)
+      { domain: 'reviews', rows: withoutOverlap([...topicReviews('train'), ...hotelReviews()], ...held), share: Number(process.env.TAXONOMY_REVIEWS ?? 0.5) },
       { domain: 'none', rows: sms.train, share: 0.5 }
     ])
-    const reviewsVal = topicReviews('val', 300)
+    const reviewsVal = topicReviews('val', 150).filter((r) => r.label !== 'NONE')
     const days = everyday().map((r) => ({ text: r.text, label: TAGS.includes(r.topic) ? r.topic : 'NONE' }))
     return {
       train,
@@ -109,7 +122,7 @@ export const taxonomy: OpSpec = {
         { name: 'DBpedia abstracts mapped (5 tags)', split: 'hash 1/5', rows: dbVal, metric: { name: 'top-1 accuracy', score: top1 } },
         { name: 'CLINC150 requests of 5 domains', split: 'val', rows: clincVal.filter((r) => r.label !== 'NONE'), metric: { name: 'top-1 accuracy', score: top1 } },
         { name: 'texts that fit no tag (CLINC150 small talk and commands, SMS ham)', split: 'val, hash 1/5', rows: [...clincVal.filter((r) => r.label === 'NONE'), ...sms.val], metric: { name: 'share whose every score is under 0.5', score: shareUnder(0.5) } },
-        { name: 'reviews whose source gives their topic (restaurants, books, DVDs, laptops, electronics, Alexa, Hu & Liu products)', split: 'hash 1/5', rows: reviewsVal, metric: { name: 'top-1 accuracy', score: top1 } },
+        { name: 'reviews whose source gives their topic (restaurants, books, DVDs, laptops, electronics, Alexa, Hu & Liu products)', split: `hash 1/5, at most 150 a source, ${MIN_WORDS}+ words`, rows: reviewsVal, metric: { name: 'top-1 accuracy, mean over FOOD, BOOKS, ENTERTAINMENT, TECH', score: (m) => macroRecall(m, REVIEW_TAGS.map((t) => TAGS.indexOf(t))) } },
         { name: 'everyday texts written by the project with a topic that is a tag (never trained on)', split: 'all', rows: days.filter((r) => r.label !== 'NONE'), metric: { name: 'top-1 accuracy', score: top1 }, calibration: false }
       ],
       sources: [
@@ -121,7 +134,8 @@ export const taxonomy: OpSpec = {
         { name: 'SMS Spam Collection, ham (as texts of no topic)', path: 'intent/sms-spam-collection', licence: 'CC BY 4.0 (UCI page; not verified)', split: 'hash 4/5' },
         { name: 'SemEval-2014 ABSA restaurant and laptop sentences (as FOOD, TECH)', path: 'target-sentiment/semeval2014-absa', licence: 'research use (SemEval-2014 task 4)', split: 'hash 4/5 of the train files' },
         { name: 'Multi-domain Amazon reviews, books, dvd, electronics (as BOOKS, ENTERTAINMENT, TECH)', path: 'sentiment/multi-domain-sentiment-blitzer2007', licence: 'research use', split: 'hash 4/5 (kitchen held out, never read)' },
-        { name: 'Amazon Alexa reviews and Hu & Liu customer reviews (as TECH)', path: 'sentiment/amazon-alexa-reviews, sentiment/customer-reviews-hu-liu', licence: 'research use', split: 'hash 4/5' },
+        { name: 'Amazon Alexa reviews (as TECH)', path: 'sentiment/amazon-alexa-reviews', licence: 'CC0 (Kaggle listing; not verified)', split: 'hash 4/5' },
+        { name: 'Hu & Liu customer reviews (as TECH)', path: 'sentiment/customer-reviews-hu-liu', licence: 'research use', split: 'hash 4/5' },
         { name: 'TripAdvisor hotel reviews, first 500 (Alam et al. 2016; as TRAVEL; fetched, training/DATA.md)', path: 'training/data/tripadvisor-hotels', licence: 'CC BY-NC 4.0', split: 'all (training only)' },
         { name: 'IAB Tech Lab Content Taxonomy 3.1 (tier-1 names and ids)', path: 'taxonomy/iab-content-taxonomy', licence: 'CC BY 3.0' }
       ]
