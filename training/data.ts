@@ -10,6 +10,16 @@ export function need (path: string): string {
   return full
 }
 
+/** training/data/: sets fetched from public repositories (not committed; training/DATA.md says how to fetch each) */
+export const FETCHED = join(import.meta.dirname, 'data')
+
+/** a file under training/data/, or an error naming what to fetch */
+export function fetched (path: string): string {
+  const full = join(FETCHED, path)
+  if (!existsSync(full)) throw new Error(`training/data/${path} is missing: training/DATA.md says how to fetch it`)
+  return readFileSync(full, 'utf8')
+}
+
 export function lines (path: string): string[] {
   return readFileSync(need(path), 'utf8').split(/\r?\n/).filter((l) => l.length > 0)
 }

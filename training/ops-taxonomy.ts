@@ -1,13 +1,12 @@
 // Taxonomy: IAB Content Taxonomy 3.1 tier-1 categories, one independent score per tag, trained on
 // news articles (BBC, AG News), HuffPost headlines, DBpedia abstracts and CLINC150 requests, with
 // texts that fit no category (small talk, device commands, personal SMS) as negatives for every tag.
-import { bbc, clinc, smsSpam, split, withoutOverlap, type Labelled } from './data.js'
+import { bbc, clinc, fetched, smsSpam, split, withoutOverlap, type Labelled } from './data.js'
 import { absaSentences, agNews20k, amazonAlexa, customerReviews, dbpedia14, hashSplit, huffpost, iabTier1, multiDomainReviews, type Split } from './data-domains.js'
 import { records } from './data-domains-parse.js'
 import { dedupe, everyday, shareUnder, top1, weighDomains } from './mix.js'
 import { macroRecall } from './metrics.js'
 import type { OpSpec } from './ops.js'
-import { fetched } from './sentiment-data.js'
 import { AG, BBC, CLINC, HUFFPOST } from './sources.js'
 
 /** each tag's IAB Content Taxonomy 3.1 tier-1 name (ids are read from taxonomy/iab-content-taxonomy) */
@@ -42,7 +41,9 @@ export const MAPS = {
   } as Record<string, string[]>
 }
 
-const mapRows = (rows: Labelled[], map: Record<string, string>) => rows.filter((r) => map[r.label] !== undefined).map((r) => ({ text: r.text.replace(/\s+/g, ' ').slice(0, 1500), label: map[r.label] as string }))
+/** a training text on one line, at most 1,500 characters */
+const clip = (text: string) => text.replace(/\s+/g, ' ').slice(0, 1500)
+const mapRows = (rows: Labelled[], map: Record<string, string>) => rows.filter((r) => map[r.label] !== undefined).map((r) => ({ text: clip(r.text), label: map[r.label] as string }))
 const clincTag = new Map(Object.entries(MAPS.clinc).flatMap(([t, intents]) => intents.map((i) => [i, t] as const)))
 const fromClinc = (part: 'train' | 'val') => clinc(part).filter((r) => clincTag.has(r.label)).map((r) => ({ text: r.text, label: clincTag.get(r.label) as string }))
 
@@ -64,7 +65,7 @@ export function topicReviews (part: Split, max = Infinity): Labelled[] {
   // short: the sources whose short reviews are general praise or blame (the SemEval-2014 sentences each
   // name an aspect of the restaurant or laptop, such as its food or its screen, and keep their tag)
   const tagged = (rows: Labelled[], label: string, cap: number, short = false) => atMost(dedupe(rows), Math.min(cap, max)).map((r) => {
-    const text = r.text.replace(/\s+/g, ' ').slice(0, 1500)
+    const text = clip(r.text)
     return { text, label: short && words(text) < MIN_WORDS ? 'NONE' : label }
   })
   return [
@@ -82,7 +83,7 @@ const REVIEW_TAGS = ['FOOD', 'BOOKS', 'ENTERTAINMENT', 'TECH']
 /** TripAdvisor hotel reviews (the first 500 of Alam et al.'s set; training/DATA.md) as TRAVEL: training only */
 export function hotelReviews (): Labelled[] {
   const [, ...rows] = records(fetched('tripadvisor-hotels/tripadvisor_hotel_reviews.csv'))
-  return rows.filter((f) => (f[0] ?? '').trim() !== '').map((f) => ({ text: (f[0] as string).replace(/\s+/g, ' ').trim().slice(0, 1500), label: 'TRAVEL' }))
+  return rows.filter((f) => (f[0] ?? '').trim() !== '').map((f) => ({ text: clip((f[0] as string).trim()), label: 'TRAVEL' }))
 }
 
 export const taxonomy: OpSpec = {

@@ -1,17 +1,6 @@
 // Sentiment training data fetched from public GitHub repositories into training/data/ (not committed;
 // training/DATA.md gives each repository, commit, licence and count, and how to fetch it again).
-import { existsSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
-import { norm, type Labelled } from './data.js'
-
-export const FETCHED = join(import.meta.dirname, 'data')
-
-/** a file under training/data/ (fetched, not committed), or an error naming what to fetch */
-export function fetched (path: string): string {
-  const full = join(FETCHED, path)
-  if (!existsSync(full)) throw new Error(`training/data/${path} is missing: training/DATA.md says how to fetch it`)
-  return readFileSync(full, 'utf8')
-}
+import { fetched, norm, type Labelled } from './data.js'
 
 /** One node of a Stanford Sentiment Treebank tree: its grade 0-4 and its words. */
 export interface TreeNode { grade: number, words: string[] }
