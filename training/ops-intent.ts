@@ -31,7 +31,8 @@ export const intent: OpSpec = {
   data: () => {
     // BBC articles weigh as a domain of their own: inside the news domain their 1,800 rows were swamped
     // by 40,000 headlines, and a quarter of them were read as feedback
-    const articles = split(as(bbc(), 'news'))
+    const bbcRows = bbc()
+    const articles = split(as(bbcRows, 'news'))
     const headlinesNews = split([...as(agNews20k('train'), 'news'), ...as(huffpost('train'), 'news')])
     const news = { train: [...articles.train, ...headlinesNews.train], val: [...articles.val, ...headlinesNews.val] }
     // the same reports without their headline, as a news sentence is pasted: AG News descriptions and
@@ -39,7 +40,7 @@ export const intent: OpSpec = {
     const trainNews = new Set([...articles.train, ...headlinesNews.train].map((r) => r.text))
     const leads = [
       ...agNews20kParts('train').filter((r) => trainNews.has(cut(r.text))).map((r) => r.description),
-      ...bbc().filter((r) => trainNews.has(cut(r.text))).map((r) => r.text.split(/\n\s*\n/)[1] ?? '')
+      ...bbcRows.filter((r) => trainNews.has(cut(r.text))).map((r) => r.text.split(/\n\s*\n/)[1] ?? '')
     ].map((t) => ({ text: cut(t), label: 'news' })).filter((r) => r.text.length > 20)
     const query = split([...as(trec(), 'query'), ...as(clinc('train'), 'query'), ...as(snips('train'), 'query')])
     const sms = split(smsSpam().filter((r) => r.label === 'spam').map((r) => ({ text: r.text, label: promoOrScam(r.text) })))
