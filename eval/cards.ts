@@ -89,7 +89,8 @@ await writeFile(join(out, 'classifiers.md'), [
   'underconfident on BBC articles (top score 0.68 on average, right 93% of the time) and the sentiment model on',
   'long Amazon reviews (0.71 against 82%). `npm run train -- calibrate <model>` (also run at the end of',
   '`npm run train -- <op>`) fits, with no retraining, log T(x) = a + b (log(1 + tokens) - centre) + c (share of',
-  'words with a word vector - centre) and a bias per label on the model\'s served scores, on the calibration half',
+  'words with a word vector - centre) (+ g log(parts) for a model that reads a long text in parts: sentiment)',
+  'and a bias per label on the model\'s served scores, on the calibration half',
   'of every validation set of the model (each set weighing alike); the parameters go in the manifest',
   '(calibration.byInput) and lib/text/classifier.ts applies them to each text\'s scores, the same alone or in',
   'a batch. Taxonomy (independent scores) fits the loss of each text\'s top label and a shift of every tag',
@@ -140,5 +141,5 @@ await writeFile(join(out, 'classifiers.md'), [
 function byInput (p: InputCalibration): string {
   const shift = p.e === undefined ? '' : `, every tag's logit shifted by ${p.e} + ${p.f ?? 0} (log(1 + tokens) - ${p.tokensCentre}) (no bias per tag: the order of the tags never changes)`
   const bias = p.e === undefined ? `, plus a bias per label (${p.bias.join(', ')})` : ''
-  return `Then calibration by input (lib/text/calibration.ts): the logits are divided once more by a temperature of the text's own, log T(x) = ${p.a} + ${p.b} (log(1 + tokens) - ${p.tokensCentre}) + ${p.c} (share of words with a word vector - ${p.knownCentre})${bias}${shift}. Fitted by ${p.fitted ?? 'npm run train -- calibrate'}.`
+  return `Then calibration by input (lib/text/calibration.ts): the logits are divided once more by a temperature of the text's own, log T(x) = ${p.a} + ${p.b} (log(1 + tokens) - ${p.tokensCentre}) + ${p.c} (share of words with a word vector - ${p.knownCentre})${p.g === undefined ? '' : ` + ${p.g} log(parts a long text is read in; 0 for one)`}${bias}${shift}. Fitted by ${p.fitted ?? 'npm run train -- calibrate'}.`
 }

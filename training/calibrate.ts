@@ -76,7 +76,7 @@ export async function calibrate (op: string, dir: string, log: (s: string) => vo
   for (const v of spec.data().validation) {
     const probs = await model.predict(v.rows.map((r) => r.text)) as number[][]
     const gold = v.rows.map((r) => index.get(r.label) ?? -1)
-    const shapes = v.rows.map((r) => inputShape(r.text, cfg, vectors))
+    const shapes = v.rows.map((r) => inputShape(r.text, cfg, vectors, cnn?.parts))
     const fits = v.rows.map((r) => fitsTemperature(r.text))
     sets.push({ v, probs, gold, shapes, fits })
   }
@@ -88,7 +88,7 @@ export async function calibrate (op: string, dir: string, log: (s: string) => vo
   const weights = used.flatMap((list) => list.map(() => rows.length / (used.length * list.length)))
   const mean = (f: (x: InputShape) => number) => rows.reduce((a, { s, i }, j) => a + weights[j]! * f(s.shapes[i]!), 0) / rows.reduce((a, _, j) => a + weights[j]!, 0)
   const tokensCentre = r4(mean((x) => x.logTokens)); const knownCentre = r4(mean((x) => x.known))
-  const centred = rows.map(({ s, i }) => ({ u: s.shapes[i]!.logTokens - tokensCentre, k: s.shapes[i]!.known - knownCentre }))
+  const centred = rows.map(({ s, i }) => ({ u: s.shapes[i]!.logTokens - tokensCentre, k: s.shapes[i]!.known - knownCentre, q: s.shapes[i]!.logParts ?? 0 }))
   const logits = rows.map(({ s, i }) => toLogits(s.probs[i]!, multi))
   const gold = rows.map(({ s, i }) => s.gold[i]!)
   const useKnown = process.env.CALIBRATE_KNOWN !== '0'
@@ -104,13 +104,14 @@ export async function calibrate (op: string, dir: string, log: (s: string) => vo
     a: r4(f.a),
     b: r4(f.b),
     c: r4(f.c),
+    ...(cnn?.parts !== undefined ? { g: r4(f.g) } : {}),
     tokensCentre,
     knownCentre,
     bias: f.bias.map(r4),
     ...(multi ? { e: r4(f.e), f: r4(f.f) } : {}),
     fitted: `npm run train -- calibrate ${op}: ${rows.length} rows, the half of each validation set picked by training/metrics.ts fitsTemperature, of ${used.length} sets (${sets.filter((s) => s.v.calibration !== false).map((s) => s.v.name).join('; ')}), each set weighing alike; Adam on the negative log-likelihood${topOnly ? ' of each text\'s top label' : ''}${labelBias ? '' : ', no bias per label'}`
   }
-  log(`${op}: T(x) = exp(${params.a} + ${params.b} (log(1 + tokens) - ${tokensCentre}) + ${params.c} (known - ${knownCentre})), biases ${params.bias.join(' ')}${multi ? `, shift ${params.e} + ${params.f} u` : ''} (${rows.length} rows)`)
+  log(`${op}: T(x) = exp(${params.a} + ${params.b} (log(1 + tokens) - ${tokensCentre}) + ${params.c} (known - ${knownCentre})${params.g !== undefined ? ` + ${params.g} log(parts)` : ''}), biases ${params.bias.join(' ')}${multi ? `, shift ${params.e} + ${params.f} u` : ''} (${rows.length} rows)`)
   const apply = (p: number[], x: InputShape) => recalibrate(p, x, params, multi)
   const metrics = manifest.metrics.filter((m) => m.split.includes('leave one domain out'))
   const served: typeof metrics = []

@@ -128,17 +128,18 @@ export function fitCalibration (logits: number[][], gold: number[], multiLabel: 
  * A softmax's biases are kept centred on the labels seen, so that a label without fitting rows
  * (its bias fixed at 0) is not pushed down by the others all rising together.
  */
-export function fitInputCalibration (logits: number[][], shapes: Array<{ u: number, k: number }>, gold: number[], multiLabel: boolean, opts: { weights?: number[], useKnown?: boolean, topOnly?: boolean, labelBias?: boolean, steps?: number } = {}): { a: number, b: number, c: number, e: number, f: number, bias: number[] } {
+export function fitInputCalibration (logits: number[][], shapes: Array<{ u: number, k: number, q?: number }>, gold: number[], multiLabel: boolean, opts: { weights?: number[], useKnown?: boolean, topOnly?: boolean, labelBias?: boolean, steps?: number } = {}): { a: number, b: number, c: number, e: number, f: number, g: number, bias: number[] } {
   const classes = logits[0]?.length ?? 0
   const w = opts.weights ?? logits.map(() => 1)
   const total = w.reduce((a, b) => a + b, 0)
   const count = new Array<number>(classes).fill(0)
   for (const g of gold) if (g >= 0) count[g]!++
   const seen = count.map((n) => n >= 20)
-  const P = 5
-  // parameters: a, b, c, e, f, then one bias per label
-  const theta = [0, 0, 0, 0, 0, ...new Array<number>(classes).fill(0)]
-  const frozen = theta.map((_, j) => (j >= P && (!seen[j - P] || opts.labelBias === false)) || (j === 2 && opts.useKnown === false) || ((j === 3 || j === 4) && !multiLabel))
+  const P = 6
+  // parameters: a, b, c, e, f, g (log parts: learnt only when some text has more than one), then one bias per label
+  const theta = [0, 0, 0, 0, 0, 0, ...new Array<number>(classes).fill(0)]
+  const parted = shapes.some((x) => (x.q ?? 0) > 0)
+  const frozen = theta.map((_, j) => (j >= P && (!seen[j - P] || opts.labelBias === false)) || (j === 2 && opts.useKnown === false) || ((j === 3 || j === 4) && !multiLabel) || (j === 5 && !parted))
   const m = theta.map(() => 0); const v = theta.map(() => 0)
   const lr = 0.02; const b1 = 0.9; const b2 = 0.999
   const s = new Array<number>(classes).fill(0)
@@ -146,7 +147,8 @@ export function fitInputCalibration (logits: number[][], shapes: Array<{ u: numb
     const grad = theta.map(() => 0)
     logits.forEach((z, i) => {
       const { u, k } = shapes[i]!
-      const inv = Math.exp(-(theta[0]! + theta[1]! * u + theta[2]! * k))
+      const q = shapes[i]!.q ?? 0
+      const inv = Math.exp(-(theta[0]! + theta[1]! * u + theta[2]! * k + theta[5]! * q))
       const shift = theta[3]! + theta[4]! * u
       for (let c = 0; c < classes; c++) s[c] = z[c]! * inv + theta[c + P]! + shift
       let p: number[]
@@ -161,7 +163,7 @@ export function fitInputCalibration (logits: number[][], shapes: Array<{ u: numb
         ds += r
         grad[c + P]! += r
       })
-      grad[0]! += dg; grad[1]! += dg * u; grad[2]! += dg * k; grad[3]! += ds; grad[4]! += ds * u
+      grad[0]! += dg; grad[1]! += dg * u; grad[2]! += dg * k; grad[3]! += ds; grad[4]! += ds * u; grad[5]! += dg * q
     })
     theta.forEach((_, j) => {
       if (frozen[j]) return
@@ -175,5 +177,5 @@ export function fitInputCalibration (logits: number[][], shapes: Array<{ u: numb
       for (const c of on) theta[c + P]! -= mean
     }
   }
-  return { a: theta[0]!, b: theta[1]!, c: theta[2]!, e: theta[3]!, f: theta[4]!, bias: theta.slice(P) }
+  return { a: theta[0]!, b: theta[1]!, c: theta[2]!, e: theta[3]!, f: theta[4]!, g: theta[5]!, bias: theta.slice(P) }
 }

@@ -13,6 +13,7 @@ import { join } from 'node:path'
 import { loadWordVectors, type WordVectors } from '../lib/text/word-vectors.js'
 import type { SequenceConfig } from '../lib/text/cnn-tokens.js'
 import { cnnForward, cnnScores, cnnTensors, type CnnConfig } from '../lib/text/cnn-classifier.js'
+import { readInParts, type PartsConfig } from '../lib/text/text-parts.js'
 import type { FeatureConfig } from '../lib/text/features.js'
 import type { ModelManifest } from '../schemas/model-manifest.js'
 import { exportRows, withTemperatureOutput, type ExportSet } from './abuse-export.js'
@@ -28,6 +29,8 @@ export interface TextCnnPlan {
   sequence: SequenceConfig
   /** the word-vector input's features (lib/text/sentence-input.ts), read through --mean-hidden units; none when absent */
   mean?: FeatureConfig
+  /** the served model reads a long text in parts (lib/text/text-parts.ts), its logits the mean of theirs; absent: whole */
+  parts?: PartsConfig
   /** the trainer's options (training/abuse_encoder.py --help), without --train-sets, --classes and --loss */
   trainer: string[]
   /** texts whose probabilities the trainer's weights give, saved to reference.json for the serving test */
@@ -120,13 +123,15 @@ export async function trainTextCnn (plan: TextCnnPlan): Promise<void> {
     widths: trained.widths,
     ...(plan.mean !== undefined ? { mean: { features: { ...plan.mean, vectors: VECTORS }, hidden: trained.meanHidden } } : {}),
     ...(multi ? { output: 'sigmoid' as const } : {}),
+    ...(plan.parts !== undefined ? { parts: plan.parts } : {}),
     tensors: trained.tensors
   }
   const dir = env.TRAIN_OUT ?? join(store, op, '1')
   const served = (zz: number[]) => probsOf(multi)(zz.map((v, c) => v / T + (bias[c] as number)))
   await writeCnn(dir, cfg, bin, plan.probes, logitsOf(z, sets.length - 1).map(served))
 
-  const forward = cnnForward(cfg, cnnTensors(cfg, bin), vectors)
+  // the validation figures as the model serves them: a long text read in parts when the plan asks for it
+  const forward = readInParts(cnnForward(cfg, cnnTensors(cfg, bin), vectors), cfg.parts)
   const metrics = scored(data.validation, (text) => probsOf(multi)(forward(text)), (i) => logitsOf(z, first + i).map(served), labelOf, L, multi)
   // leave one domain out: the trainer again without the domain's rows (a third of the epochs), scored on its validation set
   const option = (name: string) => { const k = plan.trainer.lastIndexOf(name); return plan.trainer[k + 1] as string }
@@ -214,7 +219,7 @@ function manifestOf (plan: TextCnnPlan, trained: Trained, data: ReturnType<OpSpe
   const { op, spec } = plan
   const multi = spec.train.multiLabel === true
   const L = spec.labels.length
-  const architecture = `A hashed n-gram bag (dim ${trained.dim}, ${plan.bag.buckets} buckets of word unigrams${plan.bag.wordBigrams ? ' and bigrams' : ''}${plan.bag.charNgrams.length ? `, char ${plan.bag.charNgrams.join('-')}-grams` : ''}; float16)${plan.mean !== undefined ? `, the SIF-weighted mean of the text's word vectors${plan.mean.negatedVectors === true ? ' (and that of its negated words)' : ''} (${VECTORS}) through ${trained.meanHidden} ReLU units` : ''} and a 1-D convolution over the words (${VECTORS}, frozen, ${vdim} dimensions, times ${trained.scale}; ${plan.sequence.oovBuckets} learned float16 rows for tokens the table lacks; ${trained.filters} filters of widths ${trained.widths.join(', ')}, ReLU, max over positions; the first ${plan.sequence.maxTokens} tokens), side by side into ${multi ? 'one sigmoid per label (independent scores)' : 'a softmax over the labels'}. Trained by training/abuse_encoder.py (PyTorch, seed ${plan.seed}, ${trainerArgs}) on ${data.train.length} rows, each domain weighted as training/mix.ts weighDomains gives it. The logits divided by a temperature of ${fit.T.toFixed(3)} plus a bias per label, fitted on half of the validation rows and folded into the output layer.`
+  const architecture = `A hashed n-gram bag (dim ${trained.dim}, ${plan.bag.buckets} buckets of word unigrams${plan.bag.wordBigrams ? ' and bigrams' : ''}${plan.bag.charNgrams.length ? `, char ${plan.bag.charNgrams.join('-')}-grams` : ''}; float16)${plan.mean !== undefined ? `, the SIF-weighted mean of the text's word vectors${plan.mean.negatedVectors === true ? ' (and that of its negated words)' : ''} (${VECTORS}) through ${trained.meanHidden} ReLU units` : ''} and a 1-D convolution over the words (${VECTORS}, frozen, ${vdim} dimensions, times ${trained.scale}; ${plan.sequence.oovBuckets} learned float16 rows for tokens the table lacks; ${trained.filters} filters of widths ${trained.widths.join(', ')}, ReLU, max over positions; the first ${plan.sequence.maxTokens} tokens), side by side into ${multi ? 'one sigmoid per label (independent scores)' : 'a softmax over the labels'}. Trained by training/abuse_encoder.py (PyTorch, seed ${plan.seed}, ${trainerArgs}) on ${data.train.length} rows, each domain weighted as training/mix.ts weighDomains gives it. The logits divided by a temperature of ${fit.T.toFixed(3)} plus a bias per label, fitted on half of the validation rows and folded into the output layer.${plan.parts !== undefined ? ` Served, a text of more than ${plan.parts.words} words is read in parts (lib/text/text-parts.ts: its first ${plan.parts.maxChars} characters as its sentences grouped into parts of at most ${plan.parts.words} words), its logits the mean of its parts'; the temperature and label biases were fitted on whole texts, the calibration by input on the served answers.` : ''}`
   return {
     name: op,
     version: 1,

@@ -2,18 +2,23 @@
 // into its weights, are softened or sharpened once more by a temperature that depends on what the
 // service can see of the text itself: how many tokens it has and what share of its words the shared
 // word-vector table knows. One temperature cannot suit a 500-word article and a 6-word headline
-// alike: the mean of many features is a surer guess than the mean of a few. Parameters live in the
-// model's manifest (calibration.byInput), fitted by `npm run train -- calibrate <model>`.
+// alike: the mean of many features is a surer guess than the mean of a few. A model that reads a long
+// text in parts (lib/text/text-parts.ts) averages its parts' logits, which softens them when the parts
+// disagree: the number of parts is one more thing T(x) reads. Parameters live in the model's manifest
+// (calibration.byInput), fitted by `npm run train -- calibrate <model>`.
 import type { ModelManifest } from '../../schemas/model-manifest.js'
 import { tokens, type FeatureConfig } from './features.js'
 import { vectorWords, type WordVectors } from './word-vectors.js'
+import { textParts, type PartsConfig } from './text-parts.js'
 
 export interface InputCalibration {
   method: string
-  /** T(x) = exp(a + b * (log(1 + tokens) - tokensCentre) + c * (known - knownCentre)) */
+  /** T(x) = exp(a + b * (log(1 + tokens) - tokensCentre) + c * (known - knownCentre) + g * log(parts)) */
   a: number
   b: number
   c: number
+  /** a model that reads a long text in parts: how T(x) follows log(parts) (0 for a text of one part); absent: 0 */
+  g?: number
   tokensCentre: number
   knownCentre: number
   /** added to each label's logit after the division by T(x) */
@@ -25,11 +30,16 @@ export interface InputCalibration {
   fitted?: string
 }
 
-/** What the calibration reads of a text: log(1 + its feature tokens) and the share of its words with a word vector (0 with none). */
-export interface InputShape { logTokens: number, known: number }
+/** What the calibration reads of a text: log(1 + its feature tokens), the share of its words with a
+ * word vector (0 with none), and for a model that reads a long text in parts, log(its parts) (0: one). */
+export interface InputShape { logTokens: number, known: number, logParts?: number }
 
-export function inputShape (text: string, cfg: FeatureConfig, vectors?: WordVectors): InputShape {
+export function inputShape (text: string, cfg: FeatureConfig, vectors?: WordVectors, parts?: PartsConfig): InputShape {
   const logTokens = Math.log1p(tokens(text, cfg.maxChars).length)
+  if (parts !== undefined) {
+    const k = textParts(text, parts).length
+    if (k > 1) return { ...inputShape(text, cfg, vectors), logParts: Math.log(k) }
+  }
   if (vectors === undefined) return { logTokens, known: 0 }
   const words = vectorWords(text, cfg.maxChars)
   let hits = 0
@@ -39,7 +49,7 @@ export function inputShape (text: string, cfg: FeatureConfig, vectors?: WordVect
 
 /** log T(x) */
 export function logTemperature (p: InputCalibration, x: InputShape): number {
-  return p.a + p.b * (x.logTokens - p.tokensCentre) + p.c * (x.known - p.knownCentre)
+  return p.a + p.b * (x.logTokens - p.tokensCentre) + p.c * (x.known - p.knownCentre) + (p.g ?? 0) * (x.logParts ?? 0)
 }
 
 // float32 probabilities back to logits: 0 and 1 are clamped (their logits would be infinite)

@@ -11,6 +11,8 @@
 //   vectors, as the text-classifier models read it) through a layer of ReLU units;
 //   their concatenation into one logit per label, and a softmax (or, for independent scores, a sigmoid
 //   per label).
+// A model whose weights.json has `parts` reads a long text in parts (lib/text/text-parts.ts): the text's
+// logits are the mean of its parts' (lib/text/text-parts.ts readInParts).
 // The convolution is computed per token first: every token's vector times one [dim x (filters x sum
 // of widths)] matrix gives what it adds to each window it is in, and a window's value is the sum of
 // its tokens' parts. A text is scored alone (a batch is a loop), so a text alone equals itself in a
@@ -25,6 +27,7 @@ import { loadSharedVectors, type WordVectors } from './word-vectors.js'
 import { readFileShared, shared, type SharedArray } from './shared-memory.js'
 import { halves } from './shared-tables.js'
 import { inputCalibrationOf, inputShape, recalibrate } from './calibration.js'
+import { readInParts, type PartsConfig } from './text-parts.js'
 import { CACHED_WORDS, meanPart, RARE_SLOTS, tokenInput, type CnnGetter, type CnnPart } from './cnn-inputs.js'
 
 export interface CnnTensor { name: string, shape: number[], dtype: 'float16' | 'float32' }
@@ -44,6 +47,8 @@ export interface CnnConfig {
   mean?: { features: FeatureConfig, hidden: number }
   /** softmax over the labels (absent), or an independent sigmoid per label */
   output?: 'softmax' | 'sigmoid'
+  /** a text longer than parts.words words is read in parts, its logits the mean of theirs (lib/text/text-parts.ts); absent: read whole */
+  parts?: PartsConfig
   /** bag (float16, [buckets, dim]), oov (float16, [oovBuckets, vector dim]), optionally proj.kernel ([proj, vector dim]), conv<k>.kernel ([filters, proj or vector dim, k]), conv<k>.bias, out.kernel ([labels, width]), out.bias */
   tensors: CnnTensor[]
 }
@@ -266,7 +271,7 @@ export const loadCnnClassifier: ModelLoader = async (dir, manifest) => {
   const cfg = JSON.parse(await readFile(join(dir, 'weights.json'), 'utf8')) as CnnConfig
   const bytes = await shared(dir, 'weights', Uint8Array, async () => new Uint8Array(await readFile(join(dir, 'weights.bin'))))
   const vectors = await loadSharedVectors(dir, cfg.vectors)
-  const forward = cnnForward(cfg, cnnTensors(cfg, bytes), vectors)
+  const forward = readInParts(cnnForward(cfg, cnnTensors(cfg, bytes), vectors), cfg.parts)
   const labels = cfg.tensors.find((t) => t.name === 'out.kernel')?.shape[0]
   if (labels !== manifest.labels.length) throw new Error(`${dir}: ${labels} outputs for ${manifest.labels.length} labels`)
   // calibration by input (lib/text/calibration.ts), when the manifest has it: each text's scores are
@@ -283,7 +288,7 @@ export const loadCnnClassifier: ModelLoader = async (dir, manifest) => {
         // a large batch hands the event loop back now and then (some 10-30 ms of work each time)
         if (i > 0 && i % YIELD_TEXTS === 0) await new Promise<void>((resolve) => setImmediate(resolve))
         const p = cnnScores(forward(texts[i] as string), cfg.output)
-        out.push(byInput === undefined ? p : recalibrate(p, inputShape(texts[i] as string, shape, vectors), byInput, multi))
+        out.push(byInput === undefined ? p : recalibrate(p, inputShape(texts[i] as string, shape, vectors, cfg.parts), byInput, multi))
       }
       return out
     },

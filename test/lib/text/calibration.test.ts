@@ -98,6 +98,35 @@ t.test('calibration by input recovers a temperature that depends on length', asy
   t.ok(ece(pick(after), longs.map((i) => gold[i]!)) < 0.04, `by input: long texts ${ece(pick(after), longs.map((i) => gold[i]!)).toFixed(3)} off`)
 })
 
+t.test('calibration by input of a model that reads a long text in parts: T(x) follows log(parts), texts of one part keep theirs', async (t) => {
+  // the model reports z / T with log T = 0.6 log(parts) (the mean of its parts' logits is too soft)
+  const rand = rng(17)
+  const logits: number[][] = []; const gold: number[] = []; const shapes: Array<{ u: number, k: number, q: number }> = []
+  for (let i = 0; i < 4000; i++) {
+    const q = i % 2 === 0 ? 0 : Math.log(2 + Math.floor(rand() * 10))
+    const z = [rand() * 4, rand() * 4, rand() * 4]
+    const p = softmax(z)
+    const r = rand()
+    gold.push(r < p[0]! ? 0 : r < p[0]! + p[1]! ? 1 : 2)
+    logits.push(z.map((v) => v / Math.exp(0.6 * q)))
+    shapes.push({ u: rand() - 0.5, k: 0, q })
+  }
+  const f = fitInputCalibration(logits, shapes, gold, false, { useKnown: false, steps: 1000 })
+  t.ok(Math.abs(f.g + 0.6) < 0.1, `g ${f.g.toFixed(3)} near -0.6`)
+  t.ok(Math.abs(f.a) < 0.1 && Math.abs(f.b) < 0.1, `a ${f.a.toFixed(3)} and b ${f.b.toFixed(3)} near 0`)
+  const whole = fitInputCalibration(logits, shapes.map((x) => ({ ...x, q: 0 })), gold, false, { useKnown: false, steps: 50 })
+  t.equal(whole.g, 0, 'no text of several parts: g stays 0')
+  const params: InputCalibration = { method: 'test', a: 0, b: 0, c: 0, g: -0.6, tokensCentre: 0, knownCentre: 0, bias: [0, 0, 0] }
+  t.equal(logTemperature(params, { logTokens: 3, known: 1 }), 0, 'a text of one part: log(parts) 0')
+  t.ok(Math.abs(logTemperature(params, { logTokens: 3, known: 1, logParts: Math.log(4) }) + 0.6 * Math.log(4)) < 1e-12, 'four parts: -0.6 log 4')
+  const cfg: FeatureConfig = { buckets: 256, charNgrams: [], wordBigrams: false, maxFeatures: 400, maxChars: 4000 }
+  const parts = { words: 5, maxChars: 4000 }
+  t.equal(inputShape('one two three', cfg, undefined, parts).logParts, undefined, 'a short text: one part')
+  const long = 'one two three four. five six seven eight. nine ten eleven.'
+  t.equal(inputShape(long, cfg, undefined, parts).logParts, Math.log(3), 'a long text: log of its parts')
+  t.equal(inputShape(long, cfg, undefined, parts).logTokens, inputShape(long, cfg).logTokens, 'its tokens counted as before')
+})
+
 t.test('calibration by input: independent scores, a bias that never pushes down a label without rows', async (t) => {
   const rand = rng(13)
   const logits: number[][] = []; const gold: number[] = []; const shapes: Array<{ u: number, k: number }> = []

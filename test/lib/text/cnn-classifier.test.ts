@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sequenceIds, sequenceTokens, type SequenceConfig } from '../../../lib/text/cnn-tokens.js'
 import { cnnForward, cnnTensors, loadCnnClassifier, shareCnnClassifier, softmax, type CnnConfig } from '../../../lib/text/cnn-classifier.js'
+import { readInParts, textParts } from '../../../lib/text/text-parts.js'
 import { featureIds, type FeatureConfig } from '../../../lib/text/features.js'
 import { CACHED_WORDS, RARE_SLOTS } from '../../../lib/text/cnn-inputs.js'
 import { loadWordVectors, vectorWords, type WordVectors } from '../../../lib/text/word-vectors.js'
@@ -219,6 +220,38 @@ t.test('a model of independent scores (output sigmoid) serves each label\'s sigm
   t.ok(Math.abs(got[0]!.reduce((a, b) => a + b, 0) - 1) > 1e-3, 'the scores are not a softmax')
 })
 
+t.test('a model that reads a long text in parts: its logits the mean of its parts\' (softmax and independent scores)', async (t) => {
+  const wv = await loadWordVectors(VECTORS)
+  const { cfg, bytes } = toyModel(wv, [2, 3], 0, 5, 4)
+  const parts = { words: 8, maxChars: 4000 }
+  const store = await mkdtemp(join(tmpdir(), 'cnn-'))
+  t.teardown(() => rm(store, { recursive: true, force: true }))
+  await symlink(join(STORE, 'word-vectors'), join(store, 'word-vectors'), 'dir')
+  const plain = cnnForward(cfg, cnnTensors(cfg, bytes), wv)
+  const short = 'the soup was cold and the waiter rude'
+  const long = 'The screen is bright and sharp. Battery life is poor, it barely lasts a day.\nSupport never answered my two emails about the charger, which stopped working after a week. I would not buy it again.'
+  t.ok(textParts(long, parts).length > 1, 'the long text has several parts')
+  t.equal(textParts(short, parts).length, 1, 'the short one is one part')
+  for (const output of ['softmax', 'sigmoid'] as const) {
+    const dir = join(store, output, '1')
+    await mkdir(dir, { recursive: true })
+    await writeFile(join(dir, 'weights.json'), JSON.stringify({ ...cfg, parts, ...(output === 'sigmoid' ? { output } : {}) }))
+    await writeFile(join(dir, 'weights.bin'), bytes)
+    const manifest = { name: 'toy', version: 1, kind: 'text-cnn', labels: ['a', 'b', 'c'], outputs: [{ name: output === 'sigmoid' ? 'scores' : 'probabilities' }] } as unknown as ModelManifest
+    const model = await loadCnnClassifier(dir, manifest, undefined as never, { imageMaxPixels: 0 })
+    const [ps, pl] = await model.predict([short, long]) as number[][]
+    const scores = (z: ArrayLike<number>) => output === 'sigmoid' ? Array.from(z, (v) => 1 / (1 + Math.exp(-v))) : softmax(Float64Array.from(z))
+    const pieces = textParts(long, parts).map((p) => plain(p))
+    const mean = pieces[0]!.map((_, c) => pieces.reduce((a, z) => a + z[c]!, 0) / pieces.length)
+    t.ok(pl!.every((p, c) => Math.abs(p - scores(mean)[c]!) < 1e-9), `${output}: the long text = the mean of its ${pieces.length} parts' logits`)
+    t.ok(pl!.some((p, c) => Math.abs(p - scores(plain(long))[c]!) > 1e-6), `${output}: not the text read whole`)
+    t.ok(ps!.every((p, c) => Math.abs(p - scores(plain(short))[c]!) < 1e-12), `${output}: a short text is read whole, as before`)
+    t.same(await model.predict([long]), [pl], `${output}: a text alone = in a batch`)
+    model.dispose()
+  }
+  t.equal(readInParts(plain, undefined), plain, 'no parts: the forward pass itself')
+})
+
 t.test('the trained text-cnn models: the trainer\'s probabilities (reference.json), a text alone = in a batch, long inputs', async (t) => {
   const infos = (await scanStore(STORE)).filter((i) => i.manifest.kind === 'text-cnn')
   if (infos.length === 0) { t.pass('no text-cnn model in model-store'); return }
@@ -228,14 +261,24 @@ t.test('the trained text-cnn models: the trainer\'s probabilities (reference.jso
     // the trainer's probabilities are those of the weights alone, before any calibration by input
     const model = await loadCnnClassifier(info.dir, withoutInputCalibration(info.manifest), undefined as never, { imageMaxPixels: 0 })
     const got = await model.predict(ref.texts) as number[][]
-    ref.texts.forEach((text, i) => {
-      const diff = Math.max(...got[i]!.map((p, j) => Math.abs(p - ref.probabilities[i]![j]!)))
-      t.ok(diff < 1e-4, `${info.name}: ${JSON.stringify(text.slice(0, 40))}: ${got[i]!.map((p) => p.toFixed(5))} vs the trainer's ${ref.probabilities[i]!.map((p) => p.toFixed(5))}`)
-    })
+    const parts = (JSON.parse(readFileSync(join(info.dir, 'weights.json'), 'utf8')) as CnnConfig).parts
+    const independent = info.manifest.outputs[0]?.name === 'scores'
+    for (const [i, text] of ref.texts.entries()) {
+      const pieces = parts === undefined ? [text] : textParts(text, parts)
+      if (pieces.length === 1) {
+        const diff = Math.max(...got[i]!.map((p, j) => Math.abs(p - ref.probabilities[i]![j]!)))
+        t.ok(diff < 1e-4, `${info.name}: ${JSON.stringify(text.slice(0, 40))}: ${got[i]!.map((p) => p.toFixed(5))} vs the trainer's ${ref.probabilities[i]!.map((p) => p.toFixed(5))}`)
+        continue
+      }
+      // a text read in parts (the trainer read it whole): the mean of its parts' logits, each part as served
+      const logits = (await model.predict(pieces) as number[][]).map((p) => p.map((x) => independent ? Math.log(x / (1 - x)) : Math.log(x)))
+      const mean = logits[0]!.map((_, c) => logits.reduce((a, z) => a + z[c]!, 0) / logits.length)
+      const want = independent ? mean.map((z) => 1 / (1 + Math.exp(-z))) : softmax(Float64Array.from(mean))
+      t.ok(got[i]!.every((p, c) => Math.abs(p - want[c]!) < 1e-6), `${info.name}: ${JSON.stringify(text.slice(0, 40))} read in ${pieces.length} parts`)
+    }
     for (const [i, text] of ref.texts.entries()) t.same(await model.predict([text]), [got[i]], `${info.name}: text ${i} alone = in the batch`)
     const [long] = await model.predict(['you idiot '.repeat(50_000)]) as number[][]
     // a softmax's probabilities sum to 1; independent scores (one sigmoid per label) are each a probability
-    const independent = info.manifest.outputs[0]?.name === 'scores'
     t.ok(independent ? long!.every((p) => p >= 0 && p <= 1) : Math.abs(long!.reduce((a, b) => a + b, 0) - 1) < 1e-9, `${info.name}: a 500,000-character text`)
     model.dispose()
   }

@@ -115,7 +115,7 @@ t.test('text classifiers with a calibration by input in their manifest serve the
     const got = await served.predict(texts) as number[][]
     const raw = await bare.predict(texts) as number[][]
     for (const [i, row] of got.entries()) {
-      const want = recalibrate(raw[i]!, inputShape(texts[i]!, cfg, wv), params, independent(info.manifest))
+      const want = recalibrate(raw[i]!, inputShape(texts[i]!, cfg, wv, cnn?.parts), params, independent(info.manifest))
       const worst = Math.max(...row.map((p, c) => Math.abs(p - want[c]!)))
       t.ok(worst < 1e-6, `${info.name}: text ${i} = the weights' scores recalibrated (largest difference ${worst.toExponential(1)})`)
     }
