@@ -24,7 +24,7 @@ import { loadSharedVectors } from '../lib/text/word-vectors.js'
 import { argmax, confusion, ece, eceFloor, fitInputCalibration, fitsTemperature } from './metrics.js'
 import { OPS, type OpSpec, type Validation } from './ops.js'
 
-const METHOD = 'temperature by input: logits / T(x) + a bias per label, log T(x) = a + b * (log(1 + tokens) - tokensCentre) + c * (share of words with a word vector - knownCentre), on top of the temperature in the weights'
+const METHOD = 'temperature by input: logits / T(x) + a bias per label, log T(x) = a + b * (log(1 + tokens) - tokensCentre) + c * (share of words with a word vector - knownCentre) (+ g * log(parts) for a model that reads a long text in parts), on top of the temperature in the weights'
 
 const r4 = (x: number) => Number(x.toFixed(4))
 

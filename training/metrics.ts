@@ -120,7 +120,8 @@ export function fitCalibration (logits: number[][], gold: number[], multiLabel: 
 
 /**
  * Calibration by input (lib/text/calibration.ts): logits z become z / T(x) + d + e + f * u with
- * log T(x) = a + b * u + c * k, u and k a text's centred log(1 + tokens) and share of known words;
+ * log T(x) = a + b * u + c * k + g * q, u and k a text's centred log(1 + tokens) and share of known
+ * words, q = log(the parts a model reads a long text in; 0 for one part, and g stays 0 when no text has more);
  * e + f * u, a shift of every label alike, only for independent scores (a softmax ignores it).
  * Fitted like fitCalibration, by Adam on the weighted negative log-likelihood, from T = 1 and
  * d = 0. useKnown false keeps c at 0; labelBias false keeps d at 0 (the order of the labels then never changes). topOnly (independent scores): the loss of each text's top

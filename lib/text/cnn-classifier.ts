@@ -54,7 +54,8 @@ export interface CnnConfig {
 }
 
 const BYTES = { float16: 2, float32: 4 }
-const YIELD_TEXTS = 64
+/** a batch hands the event loop back once this much of its work has run (a text costs 0.01-20 ms: long texts read in parts cost the most) */
+const YIELD_MS = 15
 // the convolution keeps the per-token parts of the CACHED_WORDS most frequent words and of RARE_SLOTS
 // other tokens (lib/text/cnn-inputs.ts): at most 4 x (CACHED_WORDS + RARE_SLOTS + maxTokens) x filters x
 // (sum of widths) bytes, touched only as tokens arrive
@@ -284,9 +285,9 @@ export const loadCnnClassifier: ModelLoader = async (dir, manifest) => {
     manifest,
     predict: async (texts) => {
       const out: number[][] = []
+      let since = performance.now()
       for (let i = 0; i < texts.length; i++) {
-        // a large batch hands the event loop back now and then (some 10-30 ms of work each time)
-        if (i > 0 && i % YIELD_TEXTS === 0) await new Promise<void>((resolve) => setImmediate(resolve))
+        if (performance.now() - since >= YIELD_MS) { await new Promise<void>((resolve) => setImmediate(resolve)); since = performance.now() }
         const p = cnnScores(forward(texts[i] as string), cfg.output)
         out.push(byInput === undefined ? p : recalibrate(p, inputShape(texts[i] as string, shape, vectors, cfg.parts), byInput, multi))
       }

@@ -220,7 +220,7 @@ t.test('a model of independent scores (output sigmoid) serves each label\'s sigm
   t.ok(Math.abs(got[0]!.reduce((a, b) => a + b, 0) - 1) > 1e-3, 'the scores are not a softmax')
 })
 
-t.test('a model that reads a long text in parts: its logits the mean of its parts\' (softmax and independent scores)', async (t) => {
+t.test('a model that reads a long text in parts: its logits the mean of its parts\', each weighing its words (softmax and independent scores)', async (t) => {
   const wv = await loadWordVectors(VECTORS)
   const { cfg, bytes } = toyModel(wv, [2, 3], 0, 5, 4)
   const parts = { words: 8, maxChars: 4000 }
@@ -241,9 +241,13 @@ t.test('a model that reads a long text in parts: its logits the mean of its part
     const model = await loadCnnClassifier(dir, manifest, undefined as never, { imageMaxPixels: 0 })
     const [ps, pl] = await model.predict([short, long]) as number[][]
     const scores = (z: ArrayLike<number>) => output === 'sigmoid' ? Array.from(z, (v) => 1 / (1 + Math.exp(-v))) : softmax(Float64Array.from(z))
-    const pieces = textParts(long, parts).map((p) => plain(p))
-    const mean = pieces[0]!.map((_, c) => pieces.reduce((a, z) => a + z[c]!, 0) / pieces.length)
-    t.ok(pl!.every((p, c) => Math.abs(p - scores(mean)[c]!) < 1e-9), `${output}: the long text = the mean of its ${pieces.length} parts' logits`)
+    const texts = textParts(long, parts)
+    const pieces = texts.map((p) => plain(p))
+    // each part weighs its words
+    const w = texts.map((p) => p.split(/\s+/).filter(Boolean).length)
+    const total = w.reduce((a, b) => a + b, 0)
+    const mean = pieces[0]!.map((_, c) => pieces.reduce((a, z, k) => a + w[k]! * z[c]!, 0) / total)
+    t.ok(pl!.every((p, c) => Math.abs(p - scores(mean)[c]!) < 1e-9), `${output}: the long text = the mean of its ${pieces.length} parts' logits, weighted by their words`)
     t.ok(pl!.some((p, c) => Math.abs(p - scores(plain(long))[c]!) > 1e-6), `${output}: not the text read whole`)
     t.ok(ps!.every((p, c) => Math.abs(p - scores(plain(short))[c]!) < 1e-12), `${output}: a short text is read whole, as before`)
     t.same(await model.predict([long]), [pl], `${output}: a text alone = in a batch`)
@@ -272,7 +276,9 @@ t.test('the trained text-cnn models: the trainer\'s probabilities (reference.jso
       }
       // a text read in parts (the trainer read it whole): the mean of its parts' logits, each part as served
       const logits = (await model.predict(pieces) as number[][]).map((p) => p.map((x) => independent ? Math.log(x / (1 - x)) : Math.log(x)))
-      const mean = logits[0]!.map((_, c) => logits.reduce((a, z) => a + z[c]!, 0) / logits.length)
+      const w = pieces.map((p) => p.split(/\s+/).filter(Boolean).length)
+      const total = w.reduce((a, b) => a + b, 0)
+      const mean = logits[0]!.map((_, c) => logits.reduce((a, z, k) => a + w[k]! * z[c]!, 0) / total)
       const want = independent ? mean.map((z) => 1 / (1 + Math.exp(-z))) : softmax(Float64Array.from(mean))
       t.ok(got[i]!.every((p, c) => Math.abs(p - want[c]!) < 1e-6), `${info.name}: ${JSON.stringify(text.slice(0, 40))} read in ${pieces.length} parts`)
     }

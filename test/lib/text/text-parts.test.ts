@@ -1,7 +1,7 @@
 // A long text read in parts (lib/text/text-parts.ts): short texts are themselves, long ones are their
 // sentences grouped into parts of at most `words` words, in order, from their first maxChars characters.
 import t from 'tap'
-import { textParts } from '../../../lib/text/text-parts.js'
+import { readInParts, textParts } from '../../../lib/text/text-parts.js'
 
 const CFG = { words: 10, maxChars: 10_000 }
 const words = (s: string) => s.split(/\s+/).filter((w) => w !== '')
@@ -13,6 +13,8 @@ t.test('a text of at most `words` words is one part, unchanged', async (t) => {
   const ten = sentence(10, 0)
   t.same(textParts(ten, CFG), [ten])
   t.same(textParts('', CFG), [''])
+  const late = ' '.repeat(CFG.maxChars) + sentence(20, 0)
+  t.same(textParts(late, CFG), [late], 'no word in the first maxChars characters: the text itself, read whole')
 })
 
 t.test('a long text: its sentences grouped into parts of at most `words` words, every word once, in order', async (t) => {
@@ -40,4 +42,27 @@ t.test('the parts cover the first maxChars characters only', async (t) => {
   t.ok(parts.length <= Math.ceil(2 * words(text.slice(0, 2000)).length / 64) + 1, `${parts.length} parts`)
   const huge = textParts('word '.repeat(100_000), { words: 64, maxChars: 8000 })
   t.equal(huge.length, 25, 'a 500,000-character text is read in 25 parts (8,000 characters)')
+})
+
+t.test('a sentence ends before closing quotes and brackets; the limit never cuts a word', async (t) => {
+  const text = `He said "${sentence(6, 0)}" ${sentence(6, 6)}) ${sentence(5, 12)}`
+  t.same(textParts(text, { words: 8, maxChars: 10_000 }).map((p) => words(p).length), [8, 6, 5], 'the quoted sentence and the bracketed one end where they close')
+  const cut = `${sentence(10, 0)} abcdefghij ${sentence(10, 20)}`
+  const at = cut.indexOf('abcdefghij') + 5
+  const read = textParts(cut, { words: 5, maxChars: at }).flatMap(words)
+  t.notOk(read.includes('abcde'), 'the word the limit cuts is left out, not read as "abcde"')
+  t.same(read, words(cut.slice(0, at)).slice(0, -1))
+})
+
+t.test('readInParts: the mean of the parts\' logits, each part weighing its words; no parts: the pass itself', async (t) => {
+  // a pass that answers [words, 1] for each part: the weighted mean is sum(w^2) / sum(w), and 1
+  const forward = (text: string) => Float64Array.from([words(text).length, 1])
+  const text = `${sentence(10, 0)} ${sentence(10, 10)} ${sentence(2, 20)}`
+  const z = readInParts(forward, CFG)(text)
+  t.same(Array.from(z), [(100 + 100 + 4) / 22, 1], 'a two-word last part weighs 2 of 22')
+  t.same(Array.from(readInParts(forward, CFG)(sentence(5, 0))), [5, 1], 'a short text: one part')
+  t.equal(readInParts(forward, undefined), forward)
+  const shared = new Float64Array(2)
+  const reused = (text: string) => { shared[0] = words(text).length; shared[1] = 1; return shared }
+  t.same(Array.from(readInParts(reused, CFG)(text)), [(100 + 100 + 4) / 22, 1], 'a pass that reuses one buffer gives the same mean')
 })
