@@ -36,15 +36,15 @@ export interface InputShape { logTokens: number, known: number, logParts?: numbe
 
 export function inputShape (text: string, cfg: FeatureConfig, vectors?: WordVectors, parts?: PartsConfig): InputShape {
   const logTokens = Math.log1p(tokens(text, cfg.maxChars).length)
-  if (parts !== undefined) {
-    const k = textParts(text, parts).length
-    if (k > 1) return { ...inputShape(text, cfg, vectors), logParts: Math.log(k) }
+  let known = 0
+  if (vectors !== undefined) {
+    const words = vectorWords(text, cfg.maxChars)
+    let hits = 0
+    for (const w of words) if (vectors.row(w) >= 0) hits++
+    known = words.length === 0 ? 0 : hits / words.length
   }
-  if (vectors === undefined) return { logTokens, known: 0 }
-  const words = vectorWords(text, cfg.maxChars)
-  let hits = 0
-  for (const w of words) if (vectors.row(w) >= 0) hits++
-  return { logTokens, known: words.length === 0 ? 0 : hits / words.length }
+  const k = parts === undefined ? 1 : textParts(text, parts).length
+  return k > 1 ? { logTokens, known, logParts: Math.log(k) } : { logTokens, known }
 }
 
 /** log T(x) */
