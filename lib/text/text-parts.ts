@@ -3,8 +3,8 @@
 // judged a long review by its opening. Read in parts, every part of the text's first maxChars
 // characters is within the model's reach, and the text's logits are the mean of its parts' (each
 // weighing its words; readInParts, below). A text of at most `words` words is one part: itself,
-// unchanged. Intent and new_intent, trained on whole articles, mails and reviews, lost when read in
-// parts (training/sentiment.ts notes) and read texts whole, as the other models do.
+// unchanged. Intent, new_intent and taxonomy, trained on whole articles, mails and reviews, lost when
+// read in parts (training/sentiment.ts notes) and read texts whole, as the other models do.
 
 export interface PartsConfig {
   /** a part has at most this many words (whitespace-separated) */
