@@ -9,7 +9,6 @@
 import type { ModelManifest } from '../../schemas/model-manifest.js'
 import { tokens, type FeatureConfig } from './features.js'
 import { vectorWords, type WordVectors } from './word-vectors.js'
-import { textParts, type PartsConfig } from './text-parts.js'
 
 export interface InputCalibration {
   method: string
@@ -34,7 +33,8 @@ export interface InputCalibration {
  * word vector (0 with none), and for a model that reads a long text in parts, log(its parts) (0: one). */
 export interface InputShape { logTokens: number, known: number, logParts?: number }
 
-export function inputShape (text: string, cfg: FeatureConfig, vectors?: WordVectors, parts?: PartsConfig): InputShape {
+/** The shape of a text, read in `parts` parts (lib/text/text-parts.ts; 1: read whole). */
+export function inputShape (text: string, cfg: FeatureConfig, vectors?: WordVectors, parts = 1): InputShape {
   const logTokens = Math.log1p(tokens(text, cfg.maxChars).length)
   let known = 0
   if (vectors !== undefined) {
@@ -43,8 +43,7 @@ export function inputShape (text: string, cfg: FeatureConfig, vectors?: WordVect
     for (const w of words) if (vectors.row(w) >= 0) hits++
     known = words.length === 0 ? 0 : hits / words.length
   }
-  const k = parts === undefined ? 1 : textParts(text, parts).length
-  return k > 1 ? { logTokens, known, logParts: Math.log(k) } : { logTokens, known }
+  return parts > 1 ? { logTokens, known, logParts: Math.log(parts) } : { logTokens, known }
 }
 
 /** log T(x) */

@@ -11,8 +11,7 @@
 //   vectors, as the text-classifier models read it) through a layer of ReLU units;
 //   their concatenation into one logit per label, and a softmax (or, for independent scores, a sigmoid
 //   per label).
-// A model whose weights.json has `parts` reads a long text in parts (lib/text/text-parts.ts): the text's
-// logits are the mean of its parts' (lib/text/text-parts.ts readInParts).
+// A model whose weights.json has `parts` reads a long text in parts, the mean of their logits (lib/text/text-parts.ts).
 // The convolution is computed per token first: every token's vector times one [dim x (filters x sum
 // of widths)] matrix gives what it adds to each window it is in, and a window's value is the sum of
 // its tokens' parts. A text is scored alone (a batch is a loop), so a text alone equals itself in a
@@ -27,7 +26,7 @@ import { loadSharedVectors, type WordVectors } from './word-vectors.js'
 import { readFileShared, shared, type SharedArray } from './shared-memory.js'
 import { halves } from './shared-tables.js'
 import { inputCalibrationOf, inputShape, recalibrate } from './calibration.js'
-import { readInParts, type PartsConfig } from './text-parts.js'
+import { meanOfParts, textParts, type PartsConfig } from './text-parts.js'
 import { CACHED_WORDS, meanPart, RARE_SLOTS, tokenInput, type CnnGetter, type CnnPart } from './cnn-inputs.js'
 
 export interface CnnTensor { name: string, shape: number[], dtype: 'float16' | 'float32' }
@@ -272,7 +271,7 @@ export const loadCnnClassifier: ModelLoader = async (dir, manifest) => {
   const cfg = JSON.parse(await readFile(join(dir, 'weights.json'), 'utf8')) as CnnConfig
   const bytes = await shared(dir, 'weights', Uint8Array, async () => new Uint8Array(await readFile(join(dir, 'weights.bin'))))
   const vectors = await loadSharedVectors(dir, cfg.vectors)
-  const forward = readInParts(cnnForward(cfg, cnnTensors(cfg, bytes), vectors), cfg.parts)
+  const forward = cnnForward(cfg, cnnTensors(cfg, bytes), vectors)
   const labels = cfg.tensors.find((t) => t.name === 'out.kernel')?.shape[0]
   if (labels !== manifest.labels.length) throw new Error(`${dir}: ${labels} outputs for ${manifest.labels.length} labels`)
   // calibration by input (lib/text/calibration.ts), when the manifest has it: each text's scores are
@@ -288,8 +287,10 @@ export const loadCnnClassifier: ModelLoader = async (dir, manifest) => {
       let since = performance.now()
       for (let i = 0; i < texts.length; i++) {
         if (performance.now() - since >= YIELD_MS) { await new Promise<void>((resolve) => setImmediate(resolve)); since = performance.now() }
-        const p = cnnScores(forward(texts[i] as string), cfg.output)
-        out.push(byInput === undefined ? p : recalibrate(p, inputShape(texts[i] as string, shape, vectors, cfg.parts), byInput, multi))
+        // a long text read in parts: its parts are found once, for the pass and for the calibration
+        const text = texts[i] as string; const parts = cfg.parts === undefined ? undefined : textParts(text, cfg.parts)
+        const p = cnnScores(parts === undefined ? forward(text) : meanOfParts(forward, parts), cfg.output)
+        out.push(byInput === undefined ? p : recalibrate(p, inputShape(text, shape, vectors, parts?.length), byInput, multi))
       }
       return out
     },

@@ -2,7 +2,7 @@
 // sentences and short posts (sentiment), whose convolution reads only a text's first maxTokens tokens,
 // judged a long review by its opening. Read in parts, every part of the text's first maxChars
 // characters is within the model's reach, and the text's logits are the mean of its parts' (each
-// weighing its words; readInParts, below). A text of at most `words` words is one part: itself,
+// weighing its words; meanOfParts, below). A text of at most `words` words is one part: itself,
 // unchanged. Intent, new_intent and taxonomy, trained on whole articles, mails and reviews, lost when
 // read in parts (training/sentiment.ts notes) and read texts whole, as the other models do.
 
@@ -67,26 +67,28 @@ function wordsIn (part: string): number {
 }
 
 /**
- * A forward pass (a text's logits) that reads a long text in parts: the mean of its parts' logits,
- * each part weighing as many words as it has (a short last part does not outvote a full one); the
- * pass itself without `parts`.
+ * A text's logits from its parts (textParts): the mean of the parts' logits by the forward pass, each
+ * part weighing as many words as it has (a short last part does not outvote a full one); one part's
+ * logits as they are.
  */
+export function meanOfParts (forward: (text: string) => Float64Array, all: readonly string[]): Float64Array {
+  if (all.length === 1) return forward(all[0] as string)
+  let mean: Float64Array | undefined
+  let total = 0
+  for (const part of all) {
+    const y = forward(part)
+    const w = wordsIn(part)
+    mean ??= new Float64Array(y.length)
+    for (let c = 0; c < y.length; c++) mean[c] = (mean[c] as number) + w * (y[c] as number)
+    total += w
+  }
+  const z = mean as Float64Array
+  for (let c = 0; c < z.length; c++) z[c] = (z[c] as number) / total
+  return z
+}
+
+/** A forward pass that reads a long text in parts (meanOfParts of its textParts); the pass itself without `parts`. */
 export function readInParts (forward: (text: string) => Float64Array, parts: PartsConfig | undefined): (text: string) => Float64Array {
   if (parts === undefined) return forward
-  return (text) => {
-    const all = textParts(text, parts)
-    if (all.length === 1) return forward(all[0] as string)
-    let mean: Float64Array | undefined
-    let total = 0
-    for (const part of all) {
-      const y = forward(part)
-      const w = wordsIn(part)
-      mean ??= new Float64Array(y.length)
-      for (let c = 0; c < y.length; c++) mean[c] = (mean[c] as number) + w * (y[c] as number)
-      total += w
-    }
-    const z = mean as Float64Array
-    for (let c = 0; c < z.length; c++) z[c] = (z[c] as number) / total
-    return z
-  }
+  return (text) => meanOfParts(forward, textParts(text, parts))
 }

@@ -8,6 +8,7 @@ import { ece, fitCalibration, fitInputCalibration } from '../../../training/metr
 import { rng } from '../../../training/fasttext.js'
 import { inputShape, logTemperature, recalibrate, toLogits, type InputCalibration } from '../../../lib/text/calibration.js'
 import { loadTextClassifier } from '../../../lib/text/classifier.js'
+import { textParts } from '../../../lib/text/text-parts.js'
 import type { FeatureConfig } from '../../../lib/text/features.js'
 import { fileIO } from '../../../lib/tf-io.js'
 import { getTf } from '../../../lib/tf.js'
@@ -121,10 +122,10 @@ t.test('calibration by input of a model that reads a long text in parts: T(x) fo
   t.ok(Math.abs(logTemperature(params, { logTokens: 3, known: 1, logParts: Math.log(4) }) + 0.6 * Math.log(4)) < 1e-12, 'four parts: -0.6 log 4')
   const cfg: FeatureConfig = { buckets: 256, charNgrams: [], wordBigrams: false, maxFeatures: 400, maxChars: 4000 }
   const parts = { words: 5, maxChars: 4000 }
-  t.equal(inputShape('one two three', cfg, undefined, parts).logParts, undefined, 'a short text: one part')
+  t.equal(inputShape('one two three', cfg, undefined, textParts('one two three', parts).length).logParts, undefined, 'a short text: one part')
   const long = 'one two three four. five six seven eight. nine ten eleven.'
-  t.equal(inputShape(long, cfg, undefined, parts).logParts, Math.log(3), 'a long text: log of its parts')
-  t.equal(inputShape(long, cfg, undefined, parts).logTokens, inputShape(long, cfg).logTokens, 'its tokens counted as before')
+  t.equal(inputShape(long, cfg, undefined, textParts(long, parts).length).logParts, Math.log(3), 'a long text: log of its parts')
+  t.equal(inputShape(long, cfg, undefined, 3).logTokens, inputShape(long, cfg).logTokens, 'its tokens counted as before')
 })
 
 t.test('calibration by input: independent scores, a bias that never pushes down a label without rows', async (t) => {
