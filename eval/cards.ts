@@ -82,6 +82,8 @@ await writeFile(join(out, 'classifiers.md'), [
   'All figures, from the manifests (validation splits or fixed held-out fifths; the project\'s own everyday',
   'texts in `eval/data/everyday.jsonl` are never trained on). "trained without this domain" rows are the',
   'leave-one-domain-out runs (a third of the epochs): how the model does on a kind of text it never saw.',
+  'How each model does on each kind of everyday text (product reviews, support mails, news, questions,',
+  'posts, marketing, scams) and on the sarcastic ones: [eval/everyday.md](../../eval/everyday.md), written by `npm run eval`.',
   '',
   '## Calibration by input',
   '',

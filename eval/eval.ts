@@ -12,11 +12,16 @@ import { argmax, confusion } from '../training/metrics.js'
 import { beforeByInput, calibrationRow, heldHalf, pooledCalibrationRow, withoutByInput, type CalibrationHalf } from './calibration.js'
 import { evaluateImages, type EvalRow } from './images.js'
 import { evaluate as evaluateNewOp, NEW_OPS } from './newops.js'
+import { everydayMarkdown, JUDGES } from './everyday.js'
+import { everyday } from '../training/mix.js'
 
 const only = process.argv[2]
 const OWN_EVAL = ['ner', 'keywords', 'similarity', 'language_detection']
 const rows: EvalRow[] = []
 const store = join(import.meta.dirname, '..', 'model-store')
+// each English classifier's answers on the everyday texts, for eval/everyday.md
+const days = everyday()
+const answers: Record<string, string[]> = {}
 const { tf, backend } = await getTf()
 process.stderr.write(`TensorFlow.js backend: ${backend}\n`)
 
@@ -51,6 +56,7 @@ for (const info of await scanStore(store)) {
     }
   }
   bare?.dispose()
+  if (JUDGES.some((j) => j.model === info.name)) answers[info.name] = (await model.predict(days.map((r) => r.text))).map((p) => info.manifest.labels[argmax(p)] as string)
   const pooled = pooledCalibrationRow(name, halves)
   if (pooled !== undefined) rows.push(pooled)
   // leave one domain out: figures measured when training (each needs its own training run)
@@ -64,4 +70,5 @@ if (only === undefined || only === 'facial_emotion' || only === 'object_recogniz
 const header = '| model | validation data | metric | value | baseline |\n|---|---|---|---:|---|'
 const table = [header, ...rows.map((r) => `| ${r.model} | ${r.dataset} | ${r.metric} | ${r.value.toFixed(3)} | ${r.baseline ?? ''} |`)].join('\n')
 console.log(table)
+if (only === undefined) writeFileSync(join(import.meta.dirname, 'everyday.md'), everydayMarkdown(days, JUDGES, answers, new Date().toISOString().slice(0, 10)))
 if (only === undefined) writeFileSync(join(import.meta.dirname, 'results.md'), `Model evaluation, ${new Date().toISOString().slice(0, 10)}, backend ${backend} (npm run eval)\n\n${table}\n`)
