@@ -19,6 +19,9 @@ export const JUDGES: Judge[] = [
   { model: 'taxonomy', measure: 'top tag, texts whose topic is a tag', gold: (r) => TAGS.includes(r.topic) ? r.topic : undefined }
 ]
 
+/** The row of the sarcastic texts, whatever their kind. */
+export const SARCASTIC = 'sarcastic, every kind'
+
 /** One cell: how many texts of a group a model answered right, of how many it was scored on. */
 export interface Cell { right: number, scored: number }
 
@@ -32,7 +35,6 @@ export function tally (rows: Everyday[], judges: Judge[], answers: Record<string
     byModel.set(model, { right: cell.right + (right ? 1 : 0), scored: cell.scored + 1 })
   }
   for (const r of rows) groups.set(r.domain, groups.get(r.domain) ?? new Map())
-  const SARCASTIC = 'sarcastic, every kind'
   groups.set(SARCASTIC, new Map())
   for (const j of judges) {
     const answer = answers[j.model]
@@ -54,7 +56,7 @@ const cellText = (c: Cell | undefined) => c === undefined || c.scored === 0 ? ''
 export function everydayMarkdown (rows: Everyday[], judges: Judge[], answers: Record<string, readonly string[]>, date: string): string {
   const used = judges.filter((j) => answers[j.model] !== undefined)
   const groups = tally(rows, used, answers)
-  const whole = (model: string) => [...groups.entries()].filter(([g]) => g !== 'sarcastic, every kind')
+  const whole = (model: string) => [...groups.entries()].filter(([g]) => g !== SARCASTIC)
     .reduce((a, [, m]) => { const c = m.get(model); return c === undefined ? a : { right: a.right + c.right, scored: a.scored + c.scored } }, { right: 0, scored: 0 })
   const lines = [
     `Everyday texts by kind, ${date} (npm run eval): the share of texts each model answers right, with the counts.`,
