@@ -12,16 +12,15 @@ import { argmax, confusion } from '../training/metrics.js'
 import { beforeByInput, calibrationRow, heldHalf, pooledCalibrationRow, withoutByInput, type CalibrationHalf } from './calibration.js'
 import { evaluateImages, type EvalRow } from './images.js'
 import { evaluate as evaluateNewOp, NEW_OPS } from './newops.js'
-import { everydayMarkdown, JUDGES } from './everyday.js'
+import { everydayMarkdown, isEveryday, type Answer } from './everyday.js'
 import { everyday } from '../training/mix.js'
 
 const only = process.argv[2]
 const OWN_EVAL = ['ner', 'keywords', 'similarity', 'language_detection']
 const rows: EvalRow[] = []
 const store = join(import.meta.dirname, '..', 'model-store')
-// each English classifier's answers on the everyday texts, for eval/everyday.md
-const days = everyday()
-const answers: Record<string, string[]> = {}
+// each English classifier's answers on the everyday texts (its everyday validation sets), for eval/everyday.md
+const answers: Record<string, Answer[]> = {}
 const { tf, backend } = await getTf()
 process.stderr.write(`TensorFlow.js backend: ${backend}\n`)
 
@@ -46,6 +45,7 @@ for (const info of await scanStore(store)) {
     const probs = await model.predict(v.rows.map((r) => r.text))
     // NONE: a text no label fits (independent per-label scores)
     const gold = v.rows.map((r) => index.get(r.label) ?? -1)
+    if (isEveryday(v.name)) (answers[info.name] ??= []).push(...v.rows.map((r, i) => ({ text: r.text, gold: r.label, answer: info.manifest.labels[argmax(probs[i]!)] as string })))
     const m = confusion(gold.map((g) => Math.max(0, g)), probs.map(argmax), info.manifest.labels.length)
     rows.push({ model: name, dataset: `${v.name} (${v.split}, ${v.rows.length})`, metric: v.metric.name, value: v.metric.score(m, probs, gold), ...(v.metric.baseline ? { baseline: v.metric.baseline } : {}) })
     // calibration on the half of the rows that did not fit the temperature
@@ -56,7 +56,6 @@ for (const info of await scanStore(store)) {
     }
   }
   bare?.dispose()
-  if (JUDGES.some((j) => j.model === info.name)) answers[info.name] = (await model.predict(days.map((r) => r.text))).map((p) => info.manifest.labels[argmax(p)] as string)
   const pooled = pooledCalibrationRow(name, halves)
   if (pooled !== undefined) rows.push(pooled)
   // leave one domain out: figures measured when training (each needs its own training run)
@@ -70,5 +69,5 @@ if (only === undefined || only === 'facial_emotion' || only === 'object_recogniz
 const header = '| model | validation data | metric | value | baseline |\n|---|---|---|---:|---|'
 const table = [header, ...rows.map((r) => `| ${r.model} | ${r.dataset} | ${r.metric} | ${r.value.toFixed(3)} | ${r.baseline ?? ''} |`)].join('\n')
 console.log(table)
-if (only === undefined) writeFileSync(join(import.meta.dirname, 'everyday.md'), everydayMarkdown(days, JUDGES, answers, new Date().toISOString().slice(0, 10)))
+if (only === undefined) writeFileSync(join(import.meta.dirname, 'everyday.md'), everydayMarkdown(everyday(), answers, new Date().toISOString().slice(0, 10)))
 if (only === undefined) writeFileSync(join(import.meta.dirname, 'results.md'), `Model evaluation, ${new Date().toISOString().slice(0, 10)}, backend ${backend} (npm run eval)\n\n${table}\n`)
