@@ -21,7 +21,7 @@ import { loaderOfClassifier } from '../lib/text/classifier-kinds.js'
 import { inputShape, recalibrate, toLogits, withoutInputCalibration, type InputCalibration, type InputShape } from '../lib/text/calibration.js'
 import type { FeatureConfig } from '../lib/text/features.js'
 import { loadSharedVectors } from '../lib/text/word-vectors.js'
-import { textParts } from '../lib/text/text-parts.js'
+import { partsCount } from '../lib/text/text-parts.js'
 import { argmax, confusion, ece, eceFloor, fitInputCalibration, fitsTemperature } from './metrics.js'
 import { OPS, type OpSpec, type Validation } from './ops.js'
 
@@ -77,7 +77,7 @@ export async function calibrate (op: string, dir: string, log: (s: string) => vo
   for (const v of spec.data().validation) {
     const probs = await model.predict(v.rows.map((r) => r.text)) as number[][]
     const gold = v.rows.map((r) => index.get(r.label) ?? -1)
-    const shapes = v.rows.map((r) => inputShape(r.text, cfg, vectors, cnn?.parts === undefined ? 1 : textParts(r.text, cnn.parts).length))
+    const shapes = v.rows.map((r) => inputShape(r.text, cfg, vectors, partsCount(r.text, cnn?.parts)))
     const fits = v.rows.map((r) => fitsTemperature(r.text))
     sets.push({ v, probs, gold, shapes, fits })
   }

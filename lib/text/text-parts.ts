@@ -87,6 +87,11 @@ export function meanOfParts (forward: (text: string) => Float64Array, all: reado
   return z
 }
 
+/** How many parts a text is read in (textParts); 1 for a model that reads every text whole (no `parts`). */
+export function partsCount (text: string, parts: PartsConfig | undefined): number {
+  return parts === undefined ? 1 : textParts(text, parts).length
+}
+
 /** A forward pass that reads a long text in parts (meanOfParts of its textParts); the pass itself without `parts`. */
 export function readInParts (forward: (text: string) => Float64Array, parts: PartsConfig | undefined): (text: string) => Float64Array {
   if (parts === undefined) return forward

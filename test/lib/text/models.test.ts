@@ -10,7 +10,7 @@ import { ModelManifest } from '../../../schemas/model-manifest.js'
 import { scanStore } from '../../../lib/registry.js'
 import { loadTextClassifier } from '../../../lib/text/classifier.js'
 import { loadCnnClassifier, type CnnConfig } from '../../../lib/text/cnn-classifier.js'
-import { textParts } from '../../../lib/text/text-parts.js'
+import { partsCount } from '../../../lib/text/text-parts.js'
 import { inputCalibrationOf, inputShape, logTemperature, recalibrate, withoutInputCalibration } from '../../../lib/text/calibration.js'
 import { getTf } from '../../../lib/tf.js'
 import { featurise, featuriseBatch, type FeatureConfig } from '../../../lib/text/features.js'
@@ -116,7 +116,7 @@ t.test('text classifiers with a calibration by input in their manifest serve the
     const got = await served.predict(texts) as number[][]
     const raw = await bare.predict(texts) as number[][]
     for (const [i, row] of got.entries()) {
-      const want = recalibrate(raw[i]!, inputShape(texts[i]!, cfg, wv, cnn?.parts === undefined ? 1 : textParts(texts[i]!, cnn.parts).length), params, independent(info.manifest))
+      const want = recalibrate(raw[i]!, inputShape(texts[i]!, cfg, wv, partsCount(texts[i]!, cnn?.parts)), params, independent(info.manifest))
       const worst = Math.max(...row.map((p, c) => Math.abs(p - want[c]!)))
       t.ok(worst < 1e-6, `${info.name}: text ${i} = the weights' scores recalibrated (largest difference ${worst.toExponential(1)})`)
     }

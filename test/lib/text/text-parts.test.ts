@@ -1,7 +1,7 @@
 // A long text read in parts (lib/text/text-parts.ts): short texts are themselves, long ones are their
 // sentences grouped into parts of at most `words` words, in order, from their first maxChars characters.
 import t from 'tap'
-import { readInParts, textParts } from '../../../lib/text/text-parts.js'
+import { partsCount, readInParts, textParts } from '../../../lib/text/text-parts.js'
 
 const CFG = { words: 10, maxChars: 10_000 }
 const words = (s: string) => s.split(/\s+/).filter((w) => w !== '')
@@ -65,4 +65,11 @@ t.test('readInParts: the mean of the parts\' logits, each part weighing its word
   const shared = new Float64Array(2)
   const reused = (text: string) => { shared[0] = words(text).length; shared[1] = 1; return shared }
   t.same(Array.from(readInParts(reused, CFG)(text)), [(100 + 100 + 4) / 22, 1], 'a pass that reuses one buffer gives the same mean')
+})
+
+t.test('partsCount: how many parts a text is read in; 1 for a model without parts', async (t) => {
+  const text = [sentence(6, 0), sentence(6, 6), sentence(5, 12)].join(' ')
+  t.equal(partsCount(text, CFG), textParts(text, CFG).length)
+  t.ok(partsCount(text, CFG) > 1, 'a long text: several parts')
+  t.equal(partsCount(text, undefined), 1, 'no parts: read whole')
 })
