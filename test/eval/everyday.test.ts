@@ -3,7 +3,16 @@
 import t from 'tap'
 import { everydayMarkdown, tally, type Answer } from '../../eval/everyday.js'
 import { everyday, type Everyday } from '../../training/mix.js'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+
+const EVAL = join(import.meta.dirname, '..', '..', 'eval')
+/** the committed eval/everyday.md's model columns and its whole-set line, cell by cell */
+function committedTable (): { header: string[], all: string[] } {
+  const md = readFileSync(join(EVAL, 'everyday.md'), 'utf8')
+  const cells = (re: RegExp) => (md.match(re)?.[0] ?? '').split('|').map((s) => s.trim()).filter(Boolean)
+  return { header: cells(/^\| kind of text \|.*$/m), all: cells(/^\| all \|.*$/m) }
+}
 
 const row = (domain: string, sentiment: string, sarcastic: boolean, feedback: string | null = null): Everyday =>
   ({ text: `${domain} ${sentiment}`, domain, sentiment, intent: 'feedback', feedback, topic: 'NONE', sarcastic, emotion: null })
@@ -41,10 +50,7 @@ t.test('the markdown table: a column per model that answered, a blank cell where
 })
 
 t.test('eval/everyday.md scores every English classifier on at least 20 texts, and sentiment, sarcasm and intent on every one', async (t) => {
-  const { readFileSync } = await import('node:fs')
-  const md = readFileSync(join(import.meta.dirname, '..', '..', 'eval', 'everyday.md'), 'utf8')
-  const header = (md.match(/^\| kind of text \|.*$/m)?.[0] ?? '').split('|').map((s) => s.trim()).filter(Boolean)
-  const all = (md.match(/^\| all \|.*$/m)?.[0] ?? '').split('|').map((s) => s.trim()).filter(Boolean)
+  const { header, all } = committedTable()
   const days = everyday().length
   for (const model of ['sentiment', 'emotion', 'sarcasm', 'intent', 'new_intent', 'taxonomy']) {
     const scored = Number(all[header.indexOf(model)]?.match(/\/(\d+)\)/)?.[1])
@@ -54,13 +60,8 @@ t.test('eval/everyday.md scores every English classifier on at least 20 texts, a
 })
 
 t.test('eval/everyday.md agrees with eval/results.md on the whole set (both written by the same npm run eval)', async (t) => {
-  const { readFileSync } = await import('node:fs')
-  const { join } = await import('node:path')
-  const root = join(import.meta.dirname, '..', '..', 'eval')
-  const md = readFileSync(join(root, 'everyday.md'), 'utf8')
-  const results = readFileSync(join(root, 'results.md'), 'utf8')
-  const header = (md.match(/^\| kind of text \|.*$/m)?.[0] ?? '').split('|').map((s) => s.trim()).filter(Boolean)
-  const all = (md.match(/^\| all \|.*$/m)?.[0] ?? '').split('|').map((s) => s.trim()).filter(Boolean)
+  const { header, all } = committedTable()
+  const results = readFileSync(join(EVAL, 'results.md'), 'utf8')
   t.equal(all.length, header.length, 'a figure for every model')
   for (const model of ['sentiment', 'emotion', 'intent', 'new_intent', 'taxonomy']) {
     const line = results.split('\n').find((l) => l.startsWith(`| ${model} v`) && l.includes('everyday') && l.includes('never trained on') && !l.includes('plain') && !l.includes('sarcastic ones'))
