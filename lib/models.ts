@@ -4,6 +4,7 @@ import type { ModelManifest } from '../schemas/model-manifest.js'
 import type { SharedArrays } from './text/shared-memory.js'
 import type { TF, TfBackend } from './tf.js'
 import type { FaceCrop } from './image/expression.js'
+import type { EncoderOptions } from './text/encoder/encoder.js'
 
 export interface LoadedModel<In = string, Out = number[]> {
   manifest: ModelManifest
@@ -23,6 +24,8 @@ export interface LoaderContext {
   tfBackend?: TfBackend
   /** arrays the text workers read alike (embedding tables, word vectors, NER weights...), by model folder (lib/text/shared-memory.ts) */
   shared?: SharedArrays
+  /** the text encoder's threads, batch and cache (lib/text/heads/classifier.ts DEFAULT_ENCODER when not given) */
+  encoder?: EncoderOptions
 }
 /** image worker threads, images waiting for one, labels object_recognizer answers, facial_emotion's crop for face-api (lib/image/expression.ts) */
 export interface ImageSettings { workers: number, queue: number, objectTop: number, facialEmotionCrop?: FaceCrop }

@@ -29,7 +29,10 @@ const builtin: Record<string, LoaderRef & { mainThread?: true, share?: string }>
   'similarity-pairs': { module: './text/similarity.js', export: 'loadSimilarity', share: 'shareSimilarity' },
   'language-id': { module: './text/langid.js', export: 'loadLanguageId', mainThread: true },
   'noun-phrases': { module: './text/phrases.js', export: 'loadPhrases' },
-  'zero-shot': { module: './text/zero-shot.js', export: 'loadZeroShot' }
+  'zero-shot': { module: './text/zero-shot.js', export: 'loadZeroShot' },
+  // heads over the text encoder: on the main thread, where the one encoder of the process runs
+  'encoder-head': { module: './text/heads/classifier.js', export: 'loadEncoderHead', mainThread: true },
+  'encoder-similarity': { module: './text/heads/similarity.js', export: 'loadEncoderSimilarity', mainThread: true }
 }
 const extra = new Map<string, { loader: ModelLoader, from: LoaderRef | null }>()
 
@@ -72,8 +75,10 @@ async function loaderFor (kind: string): Promise<ModelLoader> {
 }
 
 /** kinds of model-store folder that hold data other models read, not a model of their own, and what their readers share */
-const RESOURCE_KINDS: Record<string, { module: string, share: string }> = {
-  'word-vectors': { module: './text/word-vectors.js', share: 'shareWordVectors' }
+const RESOURCE_KINDS: Record<string, { module: string, share?: string }> = {
+  'word-vectors': { module: './text/word-vectors.js', share: 'shareWordVectors' },
+  // the text encoder, read by the heads that name it (lib/text/encoder/)
+  'text-encoder': { module: './text/encoder/encoder.js' }
 }
 
 export interface ModelInfo { name: string, version: number, dir: string, manifest: ModelManifest }

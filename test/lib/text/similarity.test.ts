@@ -9,7 +9,8 @@ import { decodeVectors, encodeVectors, type WordVectors } from '../../../lib/tex
 import { csvFields, spearman } from '../../../training/similarity-data.js'
 import { scanStore } from '../../../lib/registry.js'
 import { getTf } from '../../../lib/tf.js'
-import { loadSimilarity, type SimilarityInput } from '../../../lib/text/similarity.js'
+import type { SimilarityInput } from '../../../lib/text/similarity.js'
+import { loadEncoderSimilarity } from '../../../lib/text/heads/similarity.js'
 
 const idf = buildIdf(['a man is playing a guitar', 'a woman is slicing an onion', 'the cat sat on the mat', 'a man is riding a horse'])
 const vecs: WordVectors = decodeVectors('man\nwoman\nguitar\nviolin\n', encodeVectors([[1, 0, 0], [0.9, 0.1, 0], [0, 1, 0], [0, 0.8, 0.6]], 3), 3)
@@ -66,9 +67,9 @@ t.test('CSV fields with quotes and commas; Spearman with ties', async (t) => {
 t.test('the trained model through its loader', { skip: hasRealModel('similarity') ? false : 'model-store/similarity not trained yet' }, async (t) => {
   const { tf } = await getTf()
   const info = (await scanStore(MODEL_STORE)).find((i) => i.name === 'similarity')!
-  t.equal(info.manifest.kind, 'similarity-pairs')
+  t.equal(info.manifest.kind, 'encoder-similarity')
   t.ok(info.manifest.languages.includes('en'))
-  const model = await loadSimilarity(info.dir, info.manifest, tf, { imageMaxPixels: 0 })
+  const model = await loadEncoderSimilarity(info.dir, info.manifest, tf, { imageMaxPixels: 0 })
   t.teardown(() => model.dispose())
   const pairs: SimilarityInput[] = [
     { a: 'A woman is slicing an onion.', b: 'Someone is cutting an onion.', lang: 'en' },
@@ -100,12 +101,15 @@ t.test('the noisy-OR with the SIF cosine: weight 0 is the network alone, a negat
 t.test('the trained model: a paraphrase in other words scores high, an unrelated pair low (the README example)', { skip: hasRealModel('similarity') ? false : 'model-store/similarity not trained yet' }, async (t) => {
   const { tf } = await getTf()
   const info = (await scanStore(MODEL_STORE)).find((i) => i.name === 'similarity')!
-  const model = await loadSimilarity(info.dir, info.manifest, tf, { imageMaxPixels: 0 })
+  const model = await loadEncoderSimilarity(info.dir, info.manifest, tf, { imageMaxPixels: 0 })
   t.teardown(() => model.dispose())
-  const [para, other] = await model.predict([
+  const [para, other, same, opposite] = await model.predict([
     { a: 'A cat is sitting on the mat.', b: 'A kitten sits on a rug.', lang: 'en' },
-    { a: 'A cat is sitting on the mat.', b: 'The stock market fell sharply today.', lang: 'en' }
+    { a: 'A cat is sitting on the mat.', b: 'The stock market fell sharply today.', lang: 'en' },
+    { a: 'I love this phone', b: 'This phone is fantastic, I really like it', lang: 'en' },
+    { a: 'I love this phone', b: 'I hate this phone', lang: 'en' }
   ]) as number[]
-  t.ok(para! >= 0.6, `cat/kitten ${para}`)
+  t.ok(para! >= other! + 0.3, `cat/kitten ${para} well above unrelated ${other}`)
   t.ok(other! <= 0.2, `unrelated ${other}`)
+  t.ok(same! >= opposite! + 0.1, `love/fantastic ${same} above love/hate ${opposite}`)
 })

@@ -1,8 +1,7 @@
 import t from 'tap'
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { build, buildWithRealModels, FORM, form, hasRealModel, KEY, MODEL_STORE } from '../../helper.js'
 import { wordCount } from '../../../plugins/ops/similarity.js'
+import { scanStore } from '../../../lib/registry.js'
 
 t.test('two-word rule counts words in any script', async (t) => {
   t.equal(wordCount('hello'), 1)
@@ -44,7 +43,7 @@ const CASES: Record<string, { a: string, para: string, other: string }> = {
 
 t.test('the trained model', { skip: realSkip }, async (t) => {
   const app = await buildWithRealModels(t, ['similarity'])
-  const served = JSON.parse(readFileSync(join(MODEL_STORE, 'similarity', '1', 'manifest.json'), 'utf8')).languages as string[]
+  const served = (await scanStore(MODEL_STORE)).find((i) => i.name === 'similarity')!.manifest.languages
   t.ok(served.includes('en'), 'English is served')
   const score = async (text1: string, text2: string, lang?: string) => {
     const res = await app.inject({ method: 'POST', url: '/v4/similarity', headers: FORM, payload: form({ api_key: KEY, text_1: text1, text_2: text2, ...(lang ? { lang_code: lang } : {}) }) })

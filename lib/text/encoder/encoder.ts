@@ -1,0 +1,151 @@
+// The text encoder: a tokenizer, a forward pass (ONNX, run by onnxruntime-node on its own threads,
+// so the event loop stays free) and a pooling. Loaded once per process and read by every head.
+// Texts asked for while a forward pass runs wait and go in the next one together (dynamic
+// batching: no added wait when the encoder is idle); a batch is sorted by length so that little
+// padding is computed; recent texts are kept in an LRU cache, so a text is encoded once however many
+// heads read it.
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import * as ort from 'onnxruntime-node'
+import { Lru } from './lru.js'
+import { meanPool } from './pooling.js'
+import { EncoderTokenizer } from './tokenizer.js'
+
+/** The `encoder` part of the encoder's manifest. */
+export interface EncoderSpec {
+  dims: number
+  maxTokens: number
+  prefix: string
+}
+
+export interface EncoderOptions {
+  /** threads of one forward pass */
+  threads: number
+  /** texts in one forward pass at most */
+  maxBatch: number
+  /** texts whose vectors are kept */
+  cacheSize: number
+}
+
+interface Waiting {
+  text: string
+  resolve: (v: Float32Array) => void
+  reject: (e: Error) => void
+}
+
+export class TextEncoder {
+  private readonly cache: Lru<string, Float32Array>
+  private readonly inFlight = new Map<string, Promise<Float32Array>>()
+  private queue: Waiting[] = []
+  private running = false
+  /** forward passes run, texts they read (for the benchmark and the tests) */
+  readonly stats = { passes: 0, texts: 0, hits: 0 }
+
+  constructor (
+    private readonly session: ort.InferenceSession,
+    readonly tokenizer: EncoderTokenizer,
+    readonly spec: EncoderSpec,
+    private readonly options: EncoderOptions
+  ) {
+    this.cache = new Lru(options.cacheSize)
+  }
+
+  get dims (): number {
+    return this.spec.dims
+  }
+
+  /** One unit vector per text, in order. */
+  async embed (texts: readonly string[]): Promise<Float32Array[]> {
+    return await Promise.all(texts.map((t) => this.one(t)))
+  }
+
+  private async one (text: string): Promise<Float32Array> {
+    const hit = this.cache.get(text)
+    if (hit !== undefined) {
+      this.stats.hits++
+      return hit
+    }
+    const pending = this.inFlight.get(text)
+    if (pending !== undefined) return await pending
+    const p = new Promise<Float32Array>((resolve, reject) => {
+      this.queue.push({ text, resolve, reject })
+    })
+    this.inFlight.set(text, p)
+    if (!this.running) this.drain()
+    return await p
+  }
+
+  /** Runs forward passes until nobody waits; started by the first text, one drain at a time. */
+  private drain (): void {
+    this.running = true
+    // the texts of the same tick (a batch request, concurrent single requests) go together
+    setImmediate(() => {
+      this.pass().catch(() => {}).finally(() => {
+        if (this.queue.length > 0) this.drain()
+        else this.running = false
+      })
+    })
+  }
+
+  private async pass (): Promise<void> {
+    const taken = this.queue.splice(0, this.options.maxBatch)
+    const ids = taken.map((w) => this.tokenizer.ids(w.text))
+    const order = ids.map((_, i) => i).sort((a, b) => (ids[a] as number[]).length - (ids[b] as number[]).length)
+    try {
+      const vectors = await this.forward(order.map((i) => ids[i] as number[]))
+      order.forEach((i, k) => {
+        const w = taken[i] as Waiting
+        const v = vectors[k] as Float32Array
+        this.cache.set(w.text, v)
+        w.resolve(v)
+      })
+    } catch (err) {
+      for (const w of taken) w.reject(err as Error)
+    } finally {
+      for (const w of taken) this.inFlight.delete(w.text)
+    }
+  }
+
+  private async forward (rows: number[][]): Promise<Float32Array[]> {
+    const batch = this.tokenizer.batch(rows)
+    const shape = [batch.rows, batch.width]
+    const out = await this.session.run({
+      input_ids: new ort.Tensor('int64', batch.ids, shape),
+      attention_mask: new ort.Tensor('int64', batch.mask, shape)
+    })
+    const states = out.token_states
+    if (states === undefined) throw new Error('the encoder gave no token_states')
+    this.stats.passes++
+    this.stats.texts += rows.length
+    return meanPool(states.data as Float32Array, batch, this.spec.dims)
+  }
+
+  async close (): Promise<void> {
+    await this.session.release()
+  }
+}
+
+const loaded = new Map<string, Promise<TextEncoder>>()
+
+/** The encoder of a model-store folder, loaded once per process whoever asks. */
+export async function loadEncoder (dir: string, options: EncoderOptions): Promise<TextEncoder> {
+  let p = loaded.get(dir)
+  if (p === undefined) {
+    p = open(dir, options)
+    loaded.set(dir, p)
+    p.catch(() => loaded.delete(dir))
+  }
+  return await p
+}
+
+async function open (dir: string, options: EncoderOptions): Promise<TextEncoder> {
+  const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as { encoder: EncoderSpec }
+  const spec = manifest.encoder
+  const tokenizer = await EncoderTokenizer.load(dir, spec)
+  const session = await ort.InferenceSession.create(join(dir, 'model.onnx'), {
+    intraOpNumThreads: options.threads,
+    interOpNumThreads: 1,
+    graphOptimizationLevel: 'all'
+  })
+  return new TextEncoder(session, tokenizer, spec, options)
+}

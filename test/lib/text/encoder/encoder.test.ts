@@ -1,0 +1,76 @@
+// The text encoder (model-store/text-encoder): its tokenizer, pooling and cache, and the batching
+// of texts asked for together.
+import t from 'tap'
+import { join } from 'node:path'
+import { MODEL_STORE } from '../../../helper.js'
+import { loadEncoder, TextEncoder } from '../../../../lib/text/encoder/encoder.js'
+import { EncoderTokenizer } from '../../../../lib/text/encoder/tokenizer.js'
+import { meanPool } from '../../../../lib/text/encoder/pooling.js'
+import { Lru } from '../../../../lib/text/encoder/lru.js'
+
+const DIR = join(MODEL_STORE, 'text-encoder', '1')
+const dot = (a: Float32Array, b: Float32Array): number => a.reduce((s, x, i) => s + x * (b[i] as number), 0)
+
+t.test('the LRU cache forgets the entry used least recently', async (t) => {
+  const lru = new Lru<string, number>(2)
+  lru.set('a', 1)
+  lru.set('b', 2)
+  t.equal(lru.get('a'), 1)
+  lru.set('c', 3)
+  t.equal(lru.get('b'), undefined, 'b was the least recently used')
+  t.equal(lru.get('a'), 1)
+  t.equal(lru.size, 2)
+  const none = new Lru<string, number>(0)
+  none.set('a', 1)
+  t.equal(none.get('a'), undefined, 'a cache of size 0 keeps nothing')
+})
+
+t.test('mean pooling skips padding and gives unit vectors', async (t) => {
+  // two texts of two token slots, three dimensions; the second text's second slot is padding
+  const states = new Float32Array([1, 0, 0, 0, 1, 0, 0, 2, 0, 100, 100, 100])
+  const batch = { ids: new BigInt64Array(4), mask: new BigInt64Array([1n, 1n, 1n, 0n]), rows: 2, width: 2 }
+  const [a, b] = meanPool(states, batch, 3)
+  t.same(Array.from(a!).map((x) => x.toFixed(4)), ['0.7071', '0.7071', '0.0000'])
+  t.same(Array.from(b!).map((x) => x.toFixed(4)), ['0.0000', '1.0000', '0.0000'], 'the padded slot is left out')
+})
+
+t.test('the tokenizer: special tokens, a long text cut with its end token kept, padding', async (t) => {
+  const tok = await EncoderTokenizer.load(DIR, { maxTokens: 16, prefix: 'query: ' })
+  const short = tok.ids('The food was cold.')
+  t.equal(short[0], 0, '<s> first')
+  t.equal(short.at(-1), 2, '</s> last')
+  const long = tok.ids('word '.repeat(500))
+  t.equal(long.length, 16)
+  t.equal(long.at(-1), 2, 'the end token is kept')
+  const batch = tok.batch([short, [0, 2]])
+  t.equal(batch.width, short.length)
+  t.equal(batch.ids[batch.width + 2], 1n, 'padded with <pad>')
+  t.equal(batch.mask[batch.width + 2], 0n)
+  t.equal(batch.mask[batch.width + 1], 1n)
+})
+
+t.test('the encoder', async (t) => {
+  const enc = await loadEncoder(DIR, { threads: 2, maxBatch: 8, cacheSize: 100 })
+  t.ok(enc instanceof TextEncoder)
+  t.equal(await loadEncoder(DIR, { threads: 2, maxBatch: 8, cacheSize: 100 }), enc, 'loaded once per process')
+  const [cold, kalt, other] = await enc.embed(['The food was cold.', 'Das Essen war kalt.', 'Parliament passed the budget on Tuesday.'])
+  t.equal(cold!.length, enc.dims)
+  t.ok(Math.abs(dot(cold!, cold!) - 1) < 1e-4, 'unit length')
+  t.ok(dot(cold!, kalt!) > dot(cold!, other!) + 0.05, `across languages: ${dot(cold!, kalt!)} against ${dot(cold!, other!)}`)
+
+  const passes = enc.stats.passes
+  const texts = Array.from({ length: 20 }, (_, i) => `Concurrent request number ${i} about a parcel.`)
+  const got = await Promise.all(texts.map((x) => enc.embed([x])))
+  t.equal(got.length, 20)
+  t.ok(enc.stats.passes - passes <= 3, `20 concurrent texts in ${enc.stats.passes - passes} passes of at most 8`)
+
+  const hits = enc.stats.hits
+  const again = await enc.embed([texts[0]!, texts[0]!])
+  t.equal(enc.stats.hits - hits, 2, 'a recent text comes from the cache')
+  t.same(Array.from(again[0]!), Array.from(got[0]![0]!))
+
+  const before = enc.stats.texts
+  await enc.embed(['A text twice in one call.', 'A text twice in one call.'])
+  t.equal(enc.stats.texts - before, 1, 'encoded once')
+  t.same(await enc.embed([]), [])
+})

@@ -1,0 +1,47 @@
+// The rows in other languages that a head trains and is scored on beside its op's English ones
+// (training/ops.ts): the encoder reads every language, so one head serves them all, from these
+// rows and from what the encoder carries across languages. Each language weighs as much as an
+// average English domain.
+import { macroF1 } from '../metrics.js'
+import { umsab, UMSAB_LANGS } from '../multilingual-data.js'
+import type { Row, Validation } from '../ops.js'
+
+export interface LanguageData {
+  languages: string[]
+  train: Row[]
+  validation: Validation[]
+  sources: Array<{ name: string, path: string, licence: string, split?: string, rows?: number }>
+}
+
+const UMSAB_PATH = 'sentiment/umsab-multilingual'
+const UMSAB_LICENCE = 'research use (tweets under the Twitter/X terms; XLM-T repository Apache-2.0)'
+
+function sentiment (): LanguageData {
+  const langs = Object.keys(UMSAB_LANGS)
+  return {
+    languages: langs,
+    train: langs.flatMap((lang) => umsab(lang, 'train').map((r) => ({ text: r.text, label: r.label, domain: `umsab ${lang}` }))),
+    validation: langs.map((lang) => ({
+      name: `UMSAB ${lang}`,
+      split: 'val',
+      rows: umsab(lang, 'val'),
+      metric: { name: 'macro-F1', score: (m: number[][]) => macroF1(m, [0, 1, 2]), baseline: 'target 0.65 (none under 0.55); XLM-T 0.53-0.70' }
+    })),
+    sources: [{ name: 'UMSAB (XLM-T) tweets: ar de es fr hi it pt', path: UMSAB_PATH, licence: UMSAB_LICENCE, split: 'train (val for validation)', rows: langs.length * 1839 }]
+  }
+}
+
+const BY_OP: Record<string, () => LanguageData> = { sentiment }
+
+/** The other languages' data of an op, or none. */
+export const languageData = (op: string): LanguageData | undefined => BY_OP[op]?.()
+
+/** A weight per row so that each language's rows weigh an average English domain's. */
+export function languageWeights (english: Row[], other: Row[]): number[] {
+  const mass = new Map<string, number>()
+  for (const r of english) mass.set(r.domain ?? '', (mass.get(r.domain ?? '') ?? 0) + (r.weight ?? 1))
+  const perDomain = [...mass.values()].reduce((a, b) => a + b, 0) / Math.max(1, mass.size)
+  const count = new Map<string, number>()
+  for (const r of other) count.set(r.domain ?? '', (count.get(r.domain ?? '') ?? 0) + 1)
+  return other.map((r) => perDomain / (count.get(r.domain ?? '') as number))
+}

@@ -1,0 +1,122 @@
+// npm run train -- <op> (for the ops of training/ops.ts that read the encoder): trains a head over
+// the text encoder's sentence vectors on the op's training rows, fits its temperature on half of
+// each validation set (training/metrics.ts fitsTemperature), scores every validation set, and
+// writes model-store/<op>/<next version>/ (or HEAD_OUT). The encoder is model-store/text-encoder's
+// highest version unless HEAD_ENCODER names another folder.
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { loadEncoder } from '../../lib/text/encoder/encoder.js'
+import { Head, type HeadSpec } from '../../lib/text/heads/head.js'
+import { OPS, type OpSpec } from '../ops.js'
+import { argmax, confusion, ece, fitCalibration, fitsTemperature } from '../metrics.js'
+import { fitHead, type FitOptions } from './fit.js'
+import { VectorCache } from './embed.js'
+import { languageData, languageWeights } from './languages.js'
+
+const STORE = join(import.meta.dirname, '..', '..', 'model-store')
+const log = (s: string): void => { process.stderr.write(s + '\n') }
+
+function latest (dir: string): number {
+  const versions = readdirSync(dir).filter((v) => /^\d+$/.test(v)).map(Number)
+  return Math.max(0, ...versions)
+}
+
+/** Class weights that balance the labels' weighted mass (at most 10x), as the earlier trainers did. */
+function balance (y: number[], w: number[], classes: number): number[] {
+  const mass = new Array<number>(classes + 1).fill(0)
+  y.forEach((c, i) => { mass[c < 0 ? classes : c]! += w[i] as number })
+  const total = mass.reduce((a, b) => a + b, 0)
+  return y.map((c, i) => c < 0 ? w[i] as number : (w[i] as number) * Math.min(10, total / (classes * Math.max(1e-9, mass[c] as number))))
+}
+
+export async function trainHead (op: string, spec: OpSpec, fit: FitOptions): Promise<string> {
+  const encoderDir = process.env.HEAD_ENCODER ?? join(STORE, 'text-encoder', String(latest(join(STORE, 'text-encoder'))))
+  const encoder = await loadEncoder(encoderDir, { threads: 2, maxBatch: 64, cacheSize: 0 })
+  const cache = new VectorCache(join(import.meta.dirname, '..', 'data', 'vectors', relative(STORE, encoderDir).replaceAll('/', '-')), encoder)
+  const data = spec.data()
+  const other = languageData(op)
+  const index = new Map(spec.labels.map((l, i) => [l, i]))
+  const english = data.train.filter((r) => fit.multiLabel || index.has(r.label))
+  const rows = other === undefined ? english : [...english, ...other.train]
+  const otherWeights = other === undefined ? [] : languageWeights(english, other.train)
+  log(`${op}: ${rows.length} training rows, ${data.validation.length} validation sets`)
+  const x = await cache.vectors(rows.map((r) => r.text), log)
+  const y = rows.map((r) => index.get(r.label) ?? -1)
+  const w = [...english.map((r) => r.weight ?? 1), ...otherWeights]
+  const weights = spec.train.balance ? balance(y, w, spec.labels.length) : w
+  const t0 = performance.now()
+  const fitted = fitHead(x, y, weights, spec.labels.length, fit)
+  log(`${op}: head fitted in ${Math.round((performance.now() - t0) / 1000)} s`)
+  const raw = new Head({ layers: fitted.layers, temperature: 1, multiLabel: fit.multiLabel }, fitted.weights)
+  // the temperature, from the half of every validation set that fits it
+  const fitLogits: number[][] = []
+  const fitGold: number[] = []
+  const sets = []
+  for (const v of [...data.validation, ...(other?.validation ?? [])]) {
+    const vectors = await cache.vectors(v.rows.map((r) => r.text), log)
+    const gold = v.rows.map((r) => index.get(r.label) ?? -1)
+    sets.push({ v, vectors, gold })
+    if (v.calibration === false) continue
+    v.rows.forEach((r, i) => {
+      if (!fitsTemperature(r.text)) return
+      fitLogits.push(Array.from(raw.logits(vectors[i] as Float32Array)))
+      fitGold.push(gold[i] as number)
+    })
+  }
+  const { temperature } = fitCalibration(fitLogits, fitGold, fit.multiLabel, undefined, false)
+  const headSpec: HeadSpec = { layers: fitted.layers, temperature, multiLabel: fit.multiLabel }
+  const head = new Head(headSpec, fitted.weights)
+  const metrics = []
+  for (const { v, vectors, gold } of sets) {
+    const probs = vectors.map((vec) => head.scores(vec))
+    const m = confusion(gold.map((g) => Math.max(0, g)), probs.map(argmax), spec.labels.length)
+    const value = v.metric.score(m, probs, gold)
+    const halfP = probs.filter((_, i) => !fitsTemperature(v.rows[i]!.text))
+    const halfG = gold.filter((_, i) => !fitsTemperature(v.rows[i]!.text))
+    const cal = fit.multiLabel || v.calibration === false ? NaN : ece(halfP, halfG)
+    log(`  ${v.name} (${v.split}, ${v.rows.length}): ${v.metric.name} ${value.toFixed(3)}${Number.isNaN(cal) ? '' : `  ECE ${cal.toFixed(3)}`}`)
+    metrics.push({ dataset: v.name, split: v.split, metric: v.metric.name, value: Number(value.toFixed(4)), ...(v.metric.baseline ? { baseline: v.metric.baseline } : {}) })
+  }
+  log(`${op}: temperature ${temperature.toFixed(3)}`)
+  const out = process.env.HEAD_OUT ?? join(STORE, op, String(latest(join(STORE, op)) + 1))
+  mkdirSync(out, { recursive: true })
+  const version = Number(out.split('/').at(-1))
+  writeFileSync(join(out, 'head.json'), JSON.stringify(headSpec) + '\n')
+  const flat = new Float32Array(fitted.weights.reduce((n, a) => n + a.length, 0))
+  let at = 0
+  for (const a of fitted.weights) { flat.set(a, at); at += a.length }
+  writeFileSync(join(out, 'head.bin'), new Uint8Array(flat.buffer))
+  const manifest = {
+    name: op,
+    version: Number.isInteger(version) ? version : 1,
+    kind: 'encoder-head',
+    description: `${spec.description} A head over the shared text encoder (model-store/text-encoder).`,
+    languages: ['en', ...(other?.languages ?? [])],
+    labels: spec.labels,
+    inputs: [{ name: 'text', dtype: 'string', shape: [null], description: 'read by the text encoder (lib/text/encoder/)' }],
+    outputs: [{ name: 'probabilities', dtype: 'float32', shape: [null, spec.labels.length], description: fit.multiLabel ? 'an independent score per label (sigmoid)' : 'probabilities over the labels (softmax)' }],
+    files: [relative(out, encoderDir), 'head.json', 'head.bin'],
+    training: { command: `npm run train -- ${op}`, seed: fit.seed, data: [...data.sources, ...(other?.sources ?? [])], notes: JSON.stringify(fit) },
+    metrics,
+    created: new Date().toISOString()
+  }
+  writeFileSync(join(out, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n')
+  await encoder.close()
+  return out
+}
+
+const op = process.argv[2]
+if (op !== undefined && import.meta.filename === process.argv[1]) {
+  const spec = OPS[op]
+  if (spec === undefined) throw new Error(`no op ${op}`)
+  const fit: FitOptions = {
+    hidden: Number(process.env.HEAD_HIDDEN ?? 0),
+    epochs: Number(process.env.HEAD_EPOCHS ?? 8),
+    lr: Number(process.env.HEAD_LR ?? 0.003),
+    l2: Number(process.env.HEAD_L2 ?? 0.0001),
+    batch: 128,
+    seed: spec.train.seed,
+    multiLabel: spec.train.multiLabel === true
+  }
+  log(`wrote ${await trainHead(op, spec, fit)}`)
+}
