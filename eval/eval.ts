@@ -14,6 +14,7 @@ import { evaluateImages, type EvalRow } from './images.js'
 import { evaluate as evaluateNewOp, NEW_OPS } from './newops.js'
 import { everydayMarkdown, isEveryday, type Answer } from './everyday.js'
 import { everyday } from '../training/mix.js'
+import { languageData } from '../training/heads/languages.js'
 
 const only = process.argv[2]
 const OWN_EVAL = ['ner', 'keywords', 'similarity', 'language_detection']
@@ -41,7 +42,8 @@ for (const info of await scanStore(store)) {
   const index = new Map(info.manifest.labels.map((l, i) => [l, i]))
   const name = `${info.name} v${info.version}`
   const halves: CalibrationHalf[] = []
-  for (const v of spec.data().validation) {
+  const other = info.manifest.kind === 'encoder-head' ? languageData(info.name)?.validation ?? [] : []
+  for (const v of [...spec.data().validation, ...other]) {
     const probs = await model.predict(v.rows.map((r) => r.text))
     // NONE: a text no label fits (independent per-label scores)
     const gold = v.rows.map((r) => index.get(r.label) ?? -1)

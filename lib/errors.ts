@@ -18,7 +18,6 @@ export const Errors = {
   TextTooLong: createError('SVC_TEXT_TOO_LONG', '%s is longer than the limit of %s characters.', 413),
   TooFewWords: createError('SVC_TOO_FEW_WORDS', '%s must contain at least two words.', 400),
   UnsupportedLang: createError('SVC_UNSUPPORTED_LANG', 'lang_code "%s" is not supported by %s; supported: %s.', 400),
-  DetectedLangUnsupported: createError('SVC_UNSUPPORTED_LANG', 'The text is in %s (detected), which %s does not support; supported: %s. Send lang_code to choose.', 400),
   InvalidQuery: createError('SVC_INVALID_QUERY', 'query must be "feedback" when given.', 400),
   ImageSource: createError('SVC_IMAGE_SOURCE', 'Send exactly one of file (a multipart upload) and url (an https address); %s.', 400),
   UrlNotHttps: createError('SVC_URL_NOT_HTTPS', 'url must be an https:// address.', 400),

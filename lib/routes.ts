@@ -10,7 +10,6 @@ import { sniffImage, type ImageFormat } from './image/sniff.js'
 import type { LoadedModel } from './models.js'
 import { BatchTextBody, IMAGE_ERRORS, SingleTextBody, TEXT_ERRORS, errorResponses } from '../schemas/common.js'
 import { ImageBody } from '../schemas/ops/image.js'
-import { LANGUAGE_NAMES } from './text/languages.js'
 import type { Routed } from './text/pool.js'
 import type { ModelRegistry } from './registry.js'
 import { DETECTOR, forLanguage, languagesOf, wantsDetection, languagesServed, modelFor, reportLangs, runByLanguage, withLangFields, type TextLang } from './lang-route.js'
@@ -80,21 +79,14 @@ export interface TextOperation<R, Body extends TObject = typeof SingleTextBody, 
   many?: (rs: R[]) => Static<BatchReply>
 }
 
-/** The 400 for a detected language the operation does not serve, naming the ones it does. */
-function refuseUnsupported (langs: TextLang[], op: string, ok: readonly string[]): void {
-  const bad = langs.find((l) => !ok.includes(l.code))
-  if (bad !== undefined) throw new Errors.DetectedLangUnsupported(`${LANGUAGE_NAMES[bad.code] ?? bad.code} "${bad.code}"`, op, ok.join(', '))
-}
-
 /**
- * The languages routed by (checked as routedLangs does) and each text's results, detected and
+ * The languages routed by (as routedLangs routes them) and each text's results, detected and
  * predicted in a text worker (`run`); spec.run only reshapes the rows, given a model whose predict
  * answers them.
  */
 async function detectedAndRun<R, Body extends TObject> (spec: TextOperation<R, Body, any, any>, run: DetectingRunner, texts: string[], body: TextFields<Body>, ok: readonly string[], modelOf: (lang: string) => LoadedModel<any, any>): Promise<{ langs: TextLang[], results: R[] }> {
   const routed = await run(texts, ok)
   const langs = routed.map(([code, sure]): TextLang => ({ code, source: sure ? 'detected' : 'default' }))
-  refuseUnsupported(langs, spec.op, ok)
   const results = await runByLanguage(texts, langs, (ts, lang, idx) => {
     // the rows are in already
     const rows: unknown[] = idx.map((i) => (routed[i] as Routed)[2])
@@ -130,8 +122,7 @@ export function textOperation<R, Body extends TObject = typeof SingleTextBody, R
   const routedLangs = async (texts: string[], lc: unknown): Promise<TextLang[]> => {
     const ok = supported() ?? []
     const langs = await languagesOf(texts, lc, fastify.models.get(DETECTOR), ok)
-    // a given lang_code was checked in preValidation
-    if (wantsDetection(lc)) refuseUnsupported(langs, spec.op, ok)
+    // a given lang_code was checked in preValidation; a detected one the op does not serve reads as English
     return langs
   }
   // detection and prediction in one message to a text worker, when the workers can (looked up once)

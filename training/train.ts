@@ -28,5 +28,9 @@ if (op === undefined || !MODELS.includes(op)) {
   process.stderr.write(`usage: npm run train -- <model>   (models: ${MODELS.join(', ')}; calibrate <model>)\n`)
   process.exit(2)
 }
-await import(`./${op}.ts`)
+// the models on the text encoder: a head's trainer (training/heads/)
+const ON_ENCODER: Record<string, string> = { similarity: './heads/similarity.ts' }
+const trainer = ON_ENCODER[op]
+if (trainer === undefined) await import(`./${op}.ts`)
+else await (await import(trainer) as { main: () => Promise<void> }).main()
 process.exit(0)

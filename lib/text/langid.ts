@@ -102,11 +102,17 @@ const LETTER = /\p{L}/gu
 const WIDE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u
 
 /** The language a text is routed by, given the languages an operation serves: the detected one when
- * the detector is sure enough (see MIN_LETTERS, MIN_PROB, MIN_ALT; an ideograph counts three letters),
- * DEFAULT_LANG otherwise. A sure language the operation does not serve is returned as it is. */
+ * the detector is sure enough (see MIN_LETTERS, MIN_PROB, MIN_ALT; an ideograph counts three letters)
+ * and the operation serves it; DEFAULT_LANG, not sure, otherwise (SPEC section 8: a text is never
+ * refused for its detected language). */
 export function routeLanguage (text: string, d: Detection, served: readonly string[]): { code: string, sure: boolean } {
+  const r = detectedRoute(text, d, served)
+  return served.length === 0 || served.includes(r.code) ? r : { code: DEFAULT_LANG, sure: false }
+}
+
+function detectedRoute (text: string, d: Detection, served: readonly string[]): { code: string, sure: boolean } {
   // the Latin-letter refiner read the text, however short: its answer, or lid.176's where the operation does not serve it
-  if (d.unrefined !== undefined) return served.includes(d.code) ? { code: d.code, sure: true } : routeLanguage(text, d.unrefined, served)
+  if (d.unrefined !== undefined) return served.includes(d.code) ? { code: d.code, sure: true } : detectedRoute(text, d.unrefined, served)
   if (!hasAtLeast(LETTER, text, Math.ceil(MIN_LETTERS / (WIDE.test(text) ? 3 : 1)))) return { code: DEFAULT_LANG, sure: false }
   if (d.prob >= MIN_PROB) return { code: d.code, sure: true }
   const alt = d.alternatives.find((a) => a.code === DEFAULT_LANG || served.includes(a.code))

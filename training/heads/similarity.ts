@@ -38,7 +38,7 @@ export function thin (map: SimilarityMap, xs: number[], knots: number): Similari
   return { cos, score: cos.map((c) => Number(mapped(map, c).toFixed(4))) }
 }
 
-async function main (): Promise<void> {
+export async function main (): Promise<void> {
   const encoderDir = process.env.HEAD_ENCODER ?? join(STORE, 'text-encoder', String(latest(join(STORE, 'text-encoder'))))
   const encoder = await loadEncoder(encoderDir, { threads: 2, maxBatch: 64, cacheSize: 0 })
   const cache = new VectorCache(join(import.meta.dirname, '..', 'data', 'vectors', relative(STORE, encoderDir).replaceAll('/', '-')), encoder)
