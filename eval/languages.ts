@@ -8,7 +8,6 @@ import type { ModelInfo } from '../lib/registry.js'
 import { scanStore } from '../lib/registry.js'
 import { getTf, type TF } from '../lib/tf.js'
 import type { LoadedModel } from '../lib/models.js'
-import { loadTextClassifier } from '../lib/text/classifier.js'
 import { loaderOfClassifier } from '../lib/text/classifier-kinds.js'
 import { loadKeywords, type KeywordInput } from '../lib/text/keywords.js'
 import { loadLanguageId, routeLanguage, type Detection } from '../lib/text/langid.js'
@@ -17,6 +16,7 @@ import { argmax, confusion, ece, macroF1 } from '../training/metrics.js'
 import { languageCalibrationOf, recalibrateLanguage } from '../lib/text/calibration.js'
 import { umsab, UMSAB_LANGS, XED_EMOTION, XED_POLARITY, xedRows, type LangRow } from '../training/multilingual-data.js'
 import type { EvalRow } from './images.js'
+import { everydayLanguages, EVERYDAY_LANGS } from '../training/heads/languages.js'
 import { calibrationRow, heldHalf, pooledCalibrationRow, type CalibrationHalf } from './calibration.js'
 
 const STORE = join(import.meta.dirname, '..', 'model-store')
@@ -81,7 +81,7 @@ async function opRows (tf: TF, op: string, data: Record<string, LangRow[]>, det:
   const multiInfo = infos.find((i) => i.name === `${op}-multilingual`)
   const enInfo = infos.find((i) => i.name === op)
   if (multiInfo === undefined) return []
-  const multi = await loadTextClassifier(multiInfo.dir, multiInfo.manifest, tf, { imageMaxPixels: 0 }) as LoadedModel<string, number[]>
+  const multi = await loaderOfClassifier(multiInfo.manifest.kind)(multiInfo.dir, multiInfo.manifest, tf, { imageMaxPixels: 0 }) as LoadedModel<string, number[]>
   const english = enInfo === undefined ? undefined : await loaderOfClassifier(enInfo.manifest.kind)(enInfo.dir, enInfo.manifest, tf, { imageMaxPixels: 0 }) as LoadedModel<string, number[]>
   const rows: EvalRow[] = []
   const name = `${multiInfo.name} v${multiInfo.version}`
@@ -95,7 +95,22 @@ async function opRows (tf: TF, op: string, data: Record<string, LangRow[]>, det:
   }
   const pooled = pooledCalibrationRow(name, halves)
   if (pooled !== undefined) rows.push(pooled)
+  if (op === 'sentiment') rows.push(...await everydayRows(multi, name))
   multi.dispose(); english?.dispose()
+  return rows
+}
+
+/** Accuracy on the project's own everyday texts of each language the model serves (never trained on). */
+async function everydayRows (model: LoadedModel<string, number[]>, name: string): Promise<EvalRow[]> {
+  const lines = everydayLanguages()
+  const rows: EvalRow[] = []
+  for (const lang of EVERYDAY_LANGS.filter((l) => model.manifest.languages.includes(l))) {
+    const mine = lines.filter((l) => l.lang === lang)
+    const probs = recalibrateLanguage(await model.predict(mine.map((l) => l.text)), lang, languageCalibrationOf(model.manifest))
+    const right = mine.filter((l, i) => model.manifest.labels[argmax(probs[i]!)] === l.sentiment).length
+    const dataset = `everyday texts in ${lang}, written by the project (eval/data/everyday-languages.jsonl, ${mine.length})`
+    rows.push({ model: name, dataset, metric: 'accuracy (3 classes)', value: pct(right, mine.length), baseline: 'target 0.85' })
+  }
   return rows
 }
 

@@ -26,7 +26,6 @@ const builtin: Record<string, LoaderRef & { mainThread?: true, share?: string }>
   'nsfw-classifier': { module: './image/human.js', export: 'loadNsfw', mainThread: true },
   'ner-tagger': { module: './text/ner.js', export: 'loadNer', share: 'shareNer' },
   'keyword-ranker': { module: './text/keywords.js', export: 'loadKeywords' },
-  'similarity-pairs': { module: './text/similarity.js', export: 'loadSimilarity', share: 'shareSimilarity' },
   'language-id': { module: './text/langid.js', export: 'loadLanguageId', mainThread: true },
   'noun-phrases': { module: './text/phrases.js', export: 'loadPhrases' },
   'zero-shot': { module: './text/zero-shot.js', export: 'loadZeroShot' },
@@ -141,7 +140,7 @@ export class ModelRegistry {
     if (pooled.size > 0) {
       const t0 = performance.now()
       // one copy in shared memory of what every worker reads alike (embedding tables, word vectors,
-      // NER weights, similarity vectors)
+      // NER weights)
       const shared: SharedArrays = {}
       for (const info of [...pooled.values(), ...all.filter((i) => i.manifest.kind in RESOURCE_KINDS)]) {
         const share = await sharerFor(info.manifest.kind)

@@ -1,5 +1,5 @@
 // STS Benchmark (multilingual, stsb-multi-mt) readers and the rank correlation the task reports;
-// shared by training/similarity.ts and eval/similarity.ts.
+// shared by training/heads/similarity.ts and eval/similarity.ts.
 import { lines } from './data.js'
 
 export interface Pair { a: string, b: string, score: number }

@@ -5,6 +5,9 @@
 // runs unless TRAIN_LODO=0, then, unless TRAIN_CALIBRATE=0, the calibration by input
 // (training/calibrate.ts; alone: npm run train -- calibrate <model>). The multilingual models get a
 // temperature per language instead (training/calibrate-language.ts, also by calibrate <model>).
+// similarity and sentiment-multilingual read the text encoder (model-store/text-encoder): their
+// trainers are training/heads/similarity.ts and training/heads/train.ts, and each writes a new
+// version folder.
 import { join } from 'node:path'
 import { calibrate, CALIBRATED } from './calibrate.js'
 import { calibrateLanguages, LANGUAGE_CALIBRATED } from './calibrate-language.js'
@@ -29,8 +32,7 @@ if (op === undefined || !MODELS.includes(op)) {
   process.exit(2)
 }
 // the models on the text encoder: a head's trainer (training/heads/)
-const ON_ENCODER: Record<string, string> = { similarity: './heads/similarity.ts' }
-const trainer = ON_ENCODER[op]
-if (trainer === undefined) await import(`./${op}.ts`)
-else await (await import(trainer) as { main: () => Promise<void> }).main()
+if (op === 'similarity') await (await import('./heads/similarity.js')).main()
+else if (op === 'sentiment-multilingual') await (await import('./heads/train.js')).trainNamed(op)
+else await import(`./${op}.ts`)
 process.exit(0)

@@ -90,8 +90,10 @@ export async function trainHead (op: string, spec: OpSpec, fit: FitOptions): Pro
     name: op,
     version: Number.isInteger(version) ? version : 1,
     kind: 'encoder-head',
-    description: `${spec.description} A head over the shared text encoder (model-store/text-encoder).`,
-    languages: ['en', ...(other?.languages ?? [])],
+    description: `${spec.description}${other === undefined ? '' : ` Also: ${other.sources.map((x) => x.name).join('; ')}.`}` +
+      ` A head over the shared text encoder (model-store/text-encoder), which reads every language.`,
+    // a head named after another op's spec (sentiment-multilingual) serves the other languages only
+    languages: [...(OPS[op] === undefined ? [] : ['en']), ...(other?.languages ?? [])],
     labels: spec.labels,
     inputs: [{ name: 'text', dtype: 'string', shape: [null], description: 'read by the text encoder (lib/text/encoder/)' }],
     outputs: [{ name: 'probabilities', dtype: 'float32', shape: [null, spec.labels.length], description: fit.multiLabel ? 'an independent score per label (sigmoid)' : 'probabilities over the labels (softmax)' }],
@@ -105,10 +107,13 @@ export async function trainHead (op: string, spec: OpSpec, fit: FitOptions): Pro
   return out
 }
 
-const op = process.argv[2]
-if (op !== undefined && import.meta.filename === process.argv[1]) {
-  const spec = OPS[op]
-  if (spec === undefined) throw new Error(`no op ${op}`)
+/** Heads trained on another op's spec: the multilingual sentiment head reads sentiment's rows too. */
+export const SPEC_OF: Record<string, string> = { 'sentiment-multilingual': 'sentiment' }
+
+/** Trains the head of a model by its name, with the options of HEAD_* in the environment. */
+export async function trainNamed (name: string): Promise<string> {
+  const spec = OPS[SPEC_OF[name] ?? name]
+  if (spec === undefined) throw new Error(`no op spec for ${name}`)
   const fit: FitOptions = {
     hidden: Number(process.env.HEAD_HIDDEN ?? 0),
     epochs: Number(process.env.HEAD_EPOCHS ?? 8),
@@ -118,5 +123,8 @@ if (op !== undefined && import.meta.filename === process.argv[1]) {
     seed: spec.train.seed,
     multiLabel: spec.train.multiLabel === true
   }
-  log(`wrote ${await trainHead(op, spec, fit)}`)
+  return await trainHead(name, spec, fit)
 }
+
+const op = process.argv[2]
+if (op !== undefined && import.meta.filename === process.argv[1]) log(`wrote ${await trainNamed(op)}`)

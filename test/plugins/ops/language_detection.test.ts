@@ -155,15 +155,15 @@ t.test('lang_code omitted or auto routes by the detected language', { skip: rout
   t.match(bad.json(), { message: /"xx" is not supported by sentiment; supported: en, ar, de, es, fr, hi, it, pt, nl/ })
 })
 
-t.test('each language\'s answers carry its temperature (calibration by language), given or detected, and keep their top label', { skip: routed.every(hasRealModel) ? false : 'multilingual models not trained' }, async (t) => {
+t.test('each language\'s answers are the model\'s own scores, given or detected, with their top label', { skip: routed.every(hasRealModel) ? false : 'multilingual models not trained' }, async (t) => {
   const { languageCalibrationOf, recalibrateLanguage } = await import('../../../lib/text/calibration.js')
   const app = await buildWithRealModels(t, routed, { env: { TEXT_WORKERS: '0' } })
   for (const [op, folder, labels] of [['sentiment', 'sentiment-multilingual', ['negative', 'neutral', 'positive']], ['emotion', 'emotion-multilingual', ['Fear', 'Happy', 'Angry', 'Sad', 'Excited', 'Bored']]] as const) {
     const model = app.models.get(folder)!
     const params = languageCalibrationOf(model.manifest)
-    // sentiment's languages have a temperature each; emotion's share the one in its weights
-    if (folder === 'sentiment-multilingual') t.ok(params !== undefined && model.manifest.languages.every((l) => typeof params.temperature[l] === 'number'), `${folder}: a temperature for each of its languages`)
-    else t.equal(params, undefined, `${folder}: no calibration by language`)
+    // neither has a temperature per language: sentiment's head (on the text encoder) has one for
+    // every language in head.json, emotion's is in its weights
+    t.equal(params, undefined, `${folder}: no calibration by language`)
     for (const [lang, text] of [['es', 'El servicio fue horrible, nadie me ayudó y perdí todo el día esperando'], ['de', 'Ich habe solche Angst vor der Prüfung morgen früh'], ['hi', 'yeh phone bahut accha hai yaar, mujhe pasand aaya']] as const) {
       if (!model.manifest.languages.includes(lang)) continue
       const row = (await model.predict([text]))[0] as number[]
@@ -188,8 +188,10 @@ t.test('each language\'s answers carry its temperature (calibration by language)
 t.test('detection in the text workers (one message with the prediction) answers as detection on the main thread', { skip: routed.every(hasRealModel) ? false : 'multilingual models not trained' }, async (t) => {
   const inWorkers = await buildWithRealModels(t, routed, { env: { TEXT_WORKERS: '1' } })
   const onMain = await buildWithRealModels(t, routed, { env: { TEXT_WORKERS: '0' } })
-  t.ok(inWorkers.models.detectingRunner(['sentiment', 'sentiment-multilingual']), 'the workers detect')
-  t.notOk(onMain.models.detectingRunner(['sentiment', 'sentiment-multilingual']), 'no workers: detection on the main thread')
+  t.ok(inWorkers.models.detectingRunner(['emotion', 'emotion-multilingual']), 'the workers detect')
+  t.notOk(onMain.models.detectingRunner(['emotion', 'emotion-multilingual']), 'no workers: detection on the main thread')
+  // multilingual sentiment is a head on the text encoder, on the main thread: sentiment detects there
+  t.notOk(inWorkers.models.detectingRunner(['sentiment', 'sentiment-multilingual']), 'sentiment detects on the main thread')
   const texts = ['great phone, love it', 'ok', 'El servicio fue horrible, nadie me ayudó', 'Ich habe solche Angst vor der Prüfung', 'これは本当に素晴らしい一日でした、ありがとう', 'Jeg ved ikke hvad der skete, men der er noget galt her', 'Это был ужасный день, всё пошло не так']
   const asked: Array<[string, Record<string, unknown>]> = []
   for (const op of ['sentiment', 'emotion', 'sarcasm']) {
