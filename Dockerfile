@@ -3,8 +3,9 @@
 FROM node:20-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
-COPY package.json package-lock.json ./
-# devDependencies stay out; tfjs-node is optional and skipped if its native download fails
+COPY package.json package-lock.json .npmrc ./
+# devDependencies stay out; tfjs-node is optional and skipped if its native download fails; .npmrc skips
+# onnxruntime-node's CUDA download (its CPU binaries are in the npm package)
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY tsconfig.json app.ts server.ts options.ts ./
 COPY bin ./bin

@@ -34,6 +34,11 @@ function optRate (env: Env, name: string): number | null {
   if (!(n > 0)) throw new Error(`${name} must be a positive number of requests per second, got "${v}"`)
   return n
 }
+/** HTTP processes as lib/cluster.ts concurrency counts them (checked there): WEB_CONCURRENCY, or half the cores. */
+function processesOf (env: Env): number {
+  const n = Number(env.WEB_CONCURRENCY)
+  return Number.isInteger(n) && n >= 1 ? n : Math.max(1, Math.floor(cpuBudget() / 2))
+}
 function bool (env: Env, name: string): boolean {
   return /^(1|true|yes|on)$/i.test(env[name] ?? '')
 }
@@ -130,6 +135,9 @@ export function loadConfig (env: Env = environment(), overrides: Partial<Config>
     // event loop, not the workers
     textWorkers: int(env, 'TEXT_WORKERS', Math.max(1, Math.min(4, cpuBudget() - 1))),
     textQueue: int(env, 'TEXT_QUEUE', 4096),
+    // the text encoder runs on its own threads in every HTTP process: the cores shared among them
+    encoderThreads: Math.max(1, int(env, 'ENCODER_THREADS', Math.min(4, Math.floor(cpuBudget() / processesOf(env))))),
+    encoderCache: int(env, 'ENCODER_CACHE', 4096),
     imageWorkers: int(env, 'IMAGE_WORKERS', IMAGE_DEFAULTS.workers()),
     imageQueue: int(env, 'IMAGE_QUEUE', IMAGE_DEFAULTS.queue),
     objectTop: int(env, 'OBJECT_TOP', IMAGE_DEFAULTS.objectTop),

@@ -30,6 +30,8 @@ export const Config = Type.Object({
   imageFetchTimeoutMs: Type.Integer(),
   textWorkers: Type.Integer({ minimum: 0, description: 'text inference worker threads; 0 runs text models on the main thread' }),
   textQueue: Type.Integer({ minimum: 0, description: 'texts waiting for a text worker before new calls are refused with 503' }),
+  encoderThreads: Type.Integer({ minimum: 1, description: 'threads of one forward pass of the text encoder' }),
+  encoderCache: Type.Integer({ minimum: 0, description: 'recent texts whose encoder vectors each process keeps' }),
   imageWorkers: Type.Integer({ minimum: 1, description: 'image worker threads' }),
   imageQueue: Type.Integer({ minimum: 1, description: 'images waiting for an image worker before new calls are refused with 503' }),
   objectTop: Type.Integer({ minimum: 1, description: 'labels answered by object_recognizer' }),

@@ -18,7 +18,8 @@ export default fp(async (fastify) => {
     {
       imageMaxPixels: config.imageMaxPixels,
       image: { workers: config.imageWorkers, queue: config.imageQueue, objectTop: config.objectTop, facialEmotionCrop: config.facialEmotionCrop },
-      tfBackend: config.tfBackend
+      tfBackend: config.tfBackend,
+      encoder: { threads: config.encoderThreads, maxBatch: 64, cacheSize: config.encoderCache }
     },
     { workers: config.textWorkers, queue: config.textQueue })
   fastify.decorate('models', registry)

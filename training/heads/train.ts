@@ -91,7 +91,7 @@ export async function trainHead (op: string, spec: OpSpec, fit: FitOptions): Pro
     version: Number.isInteger(version) ? version : 1,
     kind: 'encoder-head',
     description: `${spec.description}${other === undefined ? '' : ` Also: ${other.sources.map((x) => x.name).join('; ')}.`}` +
-      ` A head over the shared text encoder (model-store/text-encoder), which reads every language.`,
+      ' A head over the shared text encoder (model-store/text-encoder), which reads every language.',
     // a head named after another op's spec (sentiment-multilingual) serves the other languages only
     languages: [...(OPS[op] === undefined ? [] : ['en']), ...(other?.languages ?? [])],
     labels: spec.labels,
