@@ -1,9 +1,26 @@
 // Sentence vectors of training and validation texts, kept on disk per encoder (training/data/vectors/,
 // ignored by git) so that a second head, or a second run, reads each text once.
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { createHash } from 'node:crypto'
-import { join } from 'node:path'
-import type { TextEncoder } from '../../lib/text/encoder/encoder.js'
+import { join, relative } from 'node:path'
+import { loadEncoder, type TextEncoder } from '../../lib/text/encoder/encoder.js'
+
+export const STORE = join(import.meta.dirname, '..', '..', 'model-store')
+
+/** The highest version folder of a model-store folder (0 when none). */
+export function latest (dir: string): number {
+  return Math.max(0, ...readdirSync(dir).filter((v) => /^\d+$/.test(v)).map(Number))
+}
+
+/** The encoder a head is trained on (HEAD_ENCODER, or model-store/text-encoder's highest version), its
+ * folder, and the disk cache of its vectors. */
+export async function trainingEncoder (): Promise<{ dir: string, encoder: TextEncoder, cache: VectorCache }> {
+  const top = join(STORE, 'text-encoder')
+  const dir = process.env.HEAD_ENCODER ?? join(top, String(latest(top)))
+  const encoder = await loadEncoder(dir, { threads: 2, maxBatch: 64, cacheSize: 0 })
+  const name = relative(STORE, dir).replaceAll('/', '-')
+  return { dir, encoder, cache: new VectorCache(join(import.meta.dirname, '..', 'data', 'vectors', name), encoder) }
+}
 
 const key = (text: string): string => createHash('sha1').update(text).digest('base64')
 
@@ -41,7 +58,8 @@ export class VectorCache {
       chunk.forEach((t, i) => this.known.set(key(t), got[i] as Float32Array))
       const done = at + chunk.length
       if ((done / 1024) % 20 === 0 || done === missing.length) {
-        log(`encoded ${done} of ${missing.length} new texts (${Math.round(done / ((performance.now() - t0) / 1000))}/s)`)
+        const rate = Math.round(done / ((performance.now() - t0) / 1000))
+        log(`encoded ${done} of ${missing.length} new texts (${rate}/s)`)
       }
     }
     return texts.map((t) => this.known.get(key(t)) as Float32Array)

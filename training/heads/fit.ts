@@ -56,7 +56,10 @@ export function fitHead (x: Float32Array[], y: number[], w: number[], classes: n
       for (const g of grads) g.fill(0)
       let total = 0
       for (const i of idx) total += w[i] as number
-      for (const i of idx) backward(x[i] as Float32Array, y[i] as number, (w[i] as number) / total, layers, weights, grads, o.multiLabel)
+      for (const i of idx) {
+        const share = (w[i] as number) / total
+        backward(x[i] as Float32Array, y[i] as number, share, layers, weights, grads, o.multiLabel)
+      }
       step++
       adam(weights, grads, m, v, step, lr, o.l2, layers)
     }
@@ -76,7 +79,15 @@ function forward (x: Float32Array, l: HeadLayer, w: Float32Array): Float32Array 
   return y
 }
 
-function backward (x: Float32Array, y: number, weight: number, layers: HeadLayer[], ws: Float32Array[], gs: Float32Array[], multi: boolean): void {
+function backward (
+  x: Float32Array,
+  y: number,
+  weight: number,
+  layers: HeadLayer[],
+  ws: Float32Array[],
+  gs: Float32Array[],
+  multi: boolean
+): void {
   const acts: Float32Array[] = [x]
   layers.forEach((l, k) => acts.push(forward(acts[k] as Float32Array, l, ws[k] as Float32Array)))
   const z = acts[layers.length] as Float32Array
@@ -113,7 +124,16 @@ function backward (x: Float32Array, y: number, weight: number, layers: HeadLayer
   }
 }
 
-function adam (ws: Float32Array[], gs: Float32Array[], ms: Float32Array[], vs: Float32Array[], step: number, lr: number, l2: number, layers: HeadLayer[]): void {
+function adam (
+  ws: Float32Array[],
+  gs: Float32Array[],
+  ms: Float32Array[],
+  vs: Float32Array[],
+  step: number,
+  lr: number,
+  l2: number,
+  layers: HeadLayer[]
+): void {
   const b1 = 0.9
   const b2 = 0.999
   const c1 = 1 - b1 ** step

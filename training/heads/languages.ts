@@ -22,14 +22,28 @@ function sentiment (): LanguageData {
   const langs = Object.keys(UMSAB_LANGS)
   return {
     languages: langs,
-    train: langs.flatMap((lang) => umsab(lang, 'train').map((r) => ({ text: r.text, label: r.label, domain: `umsab ${lang}` }))),
+    train: langs.flatMap((lang) => umsab(lang, 'train').map((r) => ({
+      text: r.text,
+      label: r.label,
+      domain: `umsab ${lang}`
+    }))),
     validation: langs.map((lang) => ({
       name: `UMSAB ${lang}`,
       split: 'val',
       rows: umsab(lang, 'val'),
-      metric: { name: 'macro-F1', score: (m: number[][]) => macroF1(m, [0, 1, 2]), baseline: 'target 0.65 (none under 0.55); XLM-T 0.53-0.70' }
+      metric: {
+        name: 'macro-F1',
+        score: (m: number[][]) => macroF1(m, [0, 1, 2]),
+        baseline: 'target 0.65 (none under 0.55); XLM-T 0.53-0.70'
+      }
     })),
-    sources: [{ name: 'UMSAB (XLM-T) tweets: ar de es fr hi it pt', path: UMSAB_PATH, licence: UMSAB_LICENCE, split: 'train (val for validation)', rows: langs.length * 1839 }]
+    sources: [{
+      name: 'UMSAB (XLM-T) tweets: ar de es fr hi it pt',
+      path: UMSAB_PATH,
+      licence: UMSAB_LICENCE,
+      split: 'train (val for validation)',
+      rows: langs.length * 1839
+    }]
   }
 }
 

@@ -2,17 +2,14 @@
 // (lib/text/heads/similarity.ts), fitted by isotonic regression of STS scores / 5 on the cosine of
 // the stsb-multi-mt training pairs of every language (the pool-adjacent-violators algorithm), then
 // kept as 32 knots; scored by Spearman's rho on each language's dev pairs.
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import { loadEncoder } from '../../lib/text/encoder/encoder.js'
 import { cosine, mapped, type SimilarityMap } from '../../lib/text/heads/similarity.js'
 import { spearman, stsPairs, STS_DIR, STS_LICENCE } from '../similarity-data.js'
-import { VectorCache } from './embed.js'
+import { latest, STORE, trainingEncoder } from './embed.js'
 
-const STORE = join(import.meta.dirname, '..', '..', 'model-store')
 const LANGS = ['en', 'de', 'es', 'nl']
 const log = (s: string): void => { process.stderr.write(s + '\n') }
-const latest = (dir: string): number => Math.max(0, ...readdirSync(dir).filter((v) => /^\d+$/.test(v)).map(Number))
 
 /** Isotonic regression: the non-decreasing fit of y on sorted x, as blocks of (x mean, y mean). */
 export function isotonic (x: number[], y: number[]): SimilarityMap {
@@ -33,15 +30,14 @@ export function isotonic (x: number[], y: number[]): SimilarityMap {
 /** The map kept at `knots` points spread over the training pairs' quantiles of cosine. */
 export function thin (map: SimilarityMap, xs: number[], knots: number): SimilarityMap {
   const sorted = [...xs].sort((a, b) => a - b)
-  const at = Array.from({ length: knots }, (_, k) => sorted[Math.round(k * (sorted.length - 1) / (knots - 1))] as number)
+  const quantile = (k: number): number => sorted[Math.round(k * (sorted.length - 1) / (knots - 1))] as number
+  const at = Array.from({ length: knots }, (_, k) => quantile(k))
   const cos = [...new Set(at.map((v) => Number(v.toFixed(4))))]
   return { cos, score: cos.map((c) => Number(mapped(map, c).toFixed(4))) }
 }
 
 export async function main (): Promise<void> {
-  const encoderDir = process.env.HEAD_ENCODER ?? join(STORE, 'text-encoder', String(latest(join(STORE, 'text-encoder'))))
-  const encoder = await loadEncoder(encoderDir, { threads: 2, maxBatch: 64, cacheSize: 0 })
-  const cache = new VectorCache(join(import.meta.dirname, '..', 'data', 'vectors', relative(STORE, encoderDir).replaceAll('/', '-')), encoder)
+  const { dir: encoderDir, encoder, cache } = await trainingEncoder()
   const cosOf = async (pairs: Array<{ a: string, b: string }>): Promise<number[]> => {
     const a = await cache.vectors(pairs.map((p) => p.a), log)
     const b = await cache.vectors(pairs.map((p) => p.b), log)
@@ -64,15 +60,22 @@ export async function main (): Promise<void> {
     name: 'similarity',
     version: Number(out.split('/').at(-1)),
     kind: 'encoder-similarity',
-    description: 'Semantic similarity of two texts: the cosine of their text-encoder vectors (model-store/text-encoder), mapped to [0, 1] by an isotonic fit to STS scores / 5.',
+    description: 'Semantic similarity of two texts: the cosine of their text-encoder vectors ' +
+      '(model-store/text-encoder), mapped to [0, 1] by an isotonic fit to STS scores / 5.',
     languages: LANGS,
     labels: ['similarity'],
-    inputs: [{ name: 'pair', dtype: 'string', shape: [null, 2], description: 'two texts, each read by the text encoder' }],
+    inputs: [{ name: 'pair', dtype: 'string', shape: [null, 2], description: 'two texts, each read by the encoder' }],
     outputs: [{ name: 'similarity', dtype: 'float32', shape: [null], description: 'in [0, 1]' }],
     files: [relative(out, encoderDir), 'map.json'],
     training: {
       command: 'npm run train -- similarity',
-      data: [{ name: 'STS Benchmark multilingual (stsb-multi-mt)', path: STS_DIR, licence: STS_LICENCE, split: `train (${LANGS.join(', ')})`, rows: train.length }]
+      data: [{
+        name: 'STS Benchmark multilingual (stsb-multi-mt)',
+        path: STS_DIR,
+        licence: STS_LICENCE,
+        split: `train (${LANGS.join(', ')})`,
+        rows: train.length
+      }]
     },
     metrics,
     created: new Date().toISOString()

@@ -3,36 +3,30 @@
 // each validation set (training/metrics.ts fitsTemperature), scores every validation set, and
 // writes model-store/<op>/<next version>/ (or HEAD_OUT). The encoder is model-store/text-encoder's
 // highest version unless HEAD_ENCODER names another folder.
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import { loadEncoder } from '../../lib/text/encoder/encoder.js'
 import { Head, type HeadSpec } from '../../lib/text/heads/head.js'
 import { OPS, type OpSpec } from '../ops.js'
 import { argmax, confusion, ece, fitCalibration, fitsTemperature } from '../metrics.js'
 import { fitHead, type FitOptions } from './fit.js'
-import { VectorCache } from './embed.js'
-import { languageData, languageWeights } from './languages.js'
+import { latest, STORE, trainingEncoder } from './embed.js'
+import { languageData, languageWeights, type LanguageData } from './languages.js'
 
-const STORE = join(import.meta.dirname, '..', '..', 'model-store')
 const log = (s: string): void => { process.stderr.write(s + '\n') }
-
-function latest (dir: string): number {
-  const versions = readdirSync(dir).filter((v) => /^\d+$/.test(v)).map(Number)
-  return Math.max(0, ...versions)
-}
 
 /** Class weights that balance the labels' weighted mass (at most 10x), as the earlier trainers did. */
 function balance (y: number[], w: number[], classes: number): number[] {
   const mass = new Array<number>(classes + 1).fill(0)
   y.forEach((c, i) => { mass[c < 0 ? classes : c]! += w[i] as number })
   const total = mass.reduce((a, b) => a + b, 0)
-  return y.map((c, i) => c < 0 ? w[i] as number : (w[i] as number) * Math.min(10, total / (classes * Math.max(1e-9, mass[c] as number))))
+  return y.map((c, i) => {
+    const wi = w[i] as number
+    return c < 0 ? wi : wi * Math.min(10, total / (classes * Math.max(1e-9, mass[c] as number)))
+  })
 }
 
 export async function trainHead (op: string, spec: OpSpec, fit: FitOptions): Promise<string> {
-  const encoderDir = process.env.HEAD_ENCODER ?? join(STORE, 'text-encoder', String(latest(join(STORE, 'text-encoder'))))
-  const encoder = await loadEncoder(encoderDir, { threads: 2, maxBatch: 64, cacheSize: 0 })
-  const cache = new VectorCache(join(import.meta.dirname, '..', 'data', 'vectors', relative(STORE, encoderDir).replaceAll('/', '-')), encoder)
+  const { dir: encoderDir, encoder, cache } = await trainingEncoder()
   const data = spec.data()
   const other = languageData(op)
   const index = new Map(spec.labels.map((l, i) => [l, i]))
@@ -66,7 +60,7 @@ export async function trainHead (op: string, spec: OpSpec, fit: FitOptions): Pro
   const { temperature } = fitCalibration(fitLogits, fitGold, fit.multiLabel, undefined, false)
   const headSpec: HeadSpec = { layers: fitted.layers, temperature, multiLabel: fit.multiLabel }
   const head = new Head(headSpec, fitted.weights)
-  const metrics = []
+  const metrics: Trained['metrics'] = []
   for (const { v, vectors, gold } of sets) {
     const probs = vectors.map((vec) => head.scores(vec))
     const m = confusion(gold.map((g) => Math.max(0, g)), probs.map(argmax), spec.labels.length)
@@ -74,36 +68,73 @@ export async function trainHead (op: string, spec: OpSpec, fit: FitOptions): Pro
     const halfP = probs.filter((_, i) => !fitsTemperature(v.rows[i]!.text))
     const halfG = gold.filter((_, i) => !fitsTemperature(v.rows[i]!.text))
     const cal = fit.multiLabel || v.calibration === false ? NaN : ece(halfP, halfG)
-    log(`  ${v.name} (${v.split}, ${v.rows.length}): ${v.metric.name} ${value.toFixed(3)}${Number.isNaN(cal) ? '' : `  ECE ${cal.toFixed(3)}`}`)
-    metrics.push({ dataset: v.name, split: v.split, metric: v.metric.name, value: Number(value.toFixed(4)), ...(v.metric.baseline ? { baseline: v.metric.baseline } : {}) })
+    const eceNote = Number.isNaN(cal) ? '' : `  ECE ${cal.toFixed(3)}`
+    log(`  ${v.name} (${v.split}, ${v.rows.length}): ${v.metric.name} ${value.toFixed(3)}${eceNote}`)
+    const baseline = v.metric.baseline === undefined ? {} : { baseline: v.metric.baseline }
+    metrics.push({ dataset: v.name, split: v.split, metric: v.metric.name, value: Number(value.toFixed(4)), ...baseline })
   }
   log(`${op}: temperature ${temperature.toFixed(3)}`)
+  const out = writeHead(op, spec, fit, {
+    head: headSpec,
+    weights: fitted.weights,
+    encoderDir,
+    metrics,
+    other,
+    sources: data.sources
+  })
+  await encoder.close()
+  return out
+}
+
+interface Trained {
+  head: HeadSpec
+  weights: Float32Array[]
+  encoderDir: string
+  metrics: Array<{ dataset: string, split: string, metric: string, value: number, baseline?: string }>
+  other: LanguageData | undefined
+  sources: ReturnType<OpSpec['data']>['sources']
+}
+
+/** Writes a trained head's folder: head.json, head.bin and the manifest; returns the folder. */
+function writeHead (op: string, spec: OpSpec, fit: FitOptions, r: Trained): string {
   const out = process.env.HEAD_OUT ?? join(STORE, op, String(latest(join(STORE, op)) + 1))
   mkdirSync(out, { recursive: true })
   const version = Number(out.split('/').at(-1))
-  writeFileSync(join(out, 'head.json'), JSON.stringify(headSpec) + '\n')
-  const flat = new Float32Array(fitted.weights.reduce((n, a) => n + a.length, 0))
+  writeFileSync(join(out, 'head.json'), JSON.stringify(r.head) + '\n')
+  const flat = new Float32Array(r.weights.reduce((n, a) => n + a.length, 0))
   let at = 0
-  for (const a of fitted.weights) { flat.set(a, at); at += a.length }
+  for (const a of r.weights) {
+    flat.set(a, at)
+    at += a.length
+  }
   writeFileSync(join(out, 'head.bin'), new Uint8Array(flat.buffer))
   const manifest = {
     name: op,
     version: Number.isInteger(version) ? version : 1,
     kind: 'encoder-head',
-    description: `${spec.description}${other === undefined ? '' : ` Also: ${other.sources.map((x) => x.name).join('; ')}.`}` +
+    description: spec.description + (r.other === undefined ? '' : ` Also: ${r.other.sources.map((x) => x.name).join('; ')}.`) +
       ' A head over the shared text encoder (model-store/text-encoder), which reads every language.',
     // a head named after another op's spec (sentiment-multilingual) serves the other languages only
-    languages: [...(OPS[op] === undefined ? [] : ['en']), ...(other?.languages ?? [])],
+    languages: [...(OPS[op] === undefined ? [] : ['en']), ...(r.other?.languages ?? [])],
     labels: spec.labels,
     inputs: [{ name: 'text', dtype: 'string', shape: [null], description: 'read by the text encoder (lib/text/encoder/)' }],
-    outputs: [{ name: 'probabilities', dtype: 'float32', shape: [null, spec.labels.length], description: fit.multiLabel ? 'an independent score per label (sigmoid)' : 'probabilities over the labels (softmax)' }],
-    files: [relative(out, encoderDir), 'head.json', 'head.bin'],
-    training: { command: `npm run train -- ${op}`, seed: fit.seed, data: [...data.sources, ...(other?.sources ?? [])], notes: JSON.stringify(fit) },
-    metrics,
+    outputs: [{
+      name: 'probabilities',
+      dtype: 'float32',
+      shape: [null, spec.labels.length],
+      description: fit.multiLabel ? 'an independent score per label (sigmoid)' : 'probabilities over the labels (softmax)'
+    }],
+    files: [relative(out, r.encoderDir), 'head.json', 'head.bin'],
+    training: {
+      command: `npm run train -- ${op}`,
+      seed: fit.seed,
+      data: [...r.sources, ...(r.other?.sources ?? [])],
+      notes: JSON.stringify(fit)
+    },
+    metrics: r.metrics,
     created: new Date().toISOString()
   }
   writeFileSync(join(out, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n')
-  await encoder.close()
   return out
 }
 

@@ -27,11 +27,18 @@ export async function readHead (dir: string): Promise<Head> {
   return Head.fromBytes(spec, await readFile(join(dir, 'head.bin')))
 }
 
-export async function loadEncoderHead (dir: string, manifest: ModelManifest, _tf: unknown, ctx: LoaderContext): Promise<LoadedModel<string, number[]>> {
+export async function loadEncoderHead (
+  dir: string,
+  manifest: ModelManifest,
+  _tf: unknown,
+  ctx: LoaderContext
+): Promise<LoadedModel<string, number[]>> {
   const encoder = await encoderOf(dir, manifest, ctx)
   const head = await readHead(dir)
   const labels = head.spec.layers.at(-1)?.out
-  if (labels !== manifest.labels.length) throw new Error(`${manifest.name}: the head gives ${labels} scores for ${manifest.labels.length} labels`)
+  if (labels !== manifest.labels.length) {
+    throw new Error(`${manifest.name}: the head gives ${labels} scores for ${manifest.labels.length} labels`)
+  }
   return {
     manifest,
     async predict (texts) {

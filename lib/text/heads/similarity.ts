@@ -30,7 +30,12 @@ export function mapped (map: SimilarityMap, x: number): number {
   return score[score.length - 1] as number
 }
 
-export async function loadEncoderSimilarity (dir: string, manifest: ModelManifest, _tf: unknown, ctx: LoaderContext): Promise<LoadedModel<Pair, number>> {
+export async function loadEncoderSimilarity (
+  dir: string,
+  manifest: ModelManifest,
+  _tf: unknown,
+  ctx: LoaderContext
+): Promise<LoadedModel<Pair, number>> {
   const encoder = await encoderOf(dir, manifest, ctx)
   const map = JSON.parse(await readFile(join(dir, 'map.json'), 'utf8')) as SimilarityMap
   return {
