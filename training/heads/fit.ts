@@ -1,7 +1,8 @@
 // Training a head: a dense network over fixed sentence vectors (lib/text/heads/head.ts), by Adam
 // on the weighted cross-entropy (softmax), or on a binary cross-entropy per label for independent
 // labels, where a row of label -1 is negative for every label. Seeded, so a run repeats exactly.
-import type { HeadLayer } from '../../lib/text/heads/head.js'
+import { dense, type HeadLayer } from '../../lib/text/heads/head.js'
+import { rng } from '../fasttext.js'
 
 export interface FitOptions {
   hidden: number
@@ -14,17 +15,6 @@ export interface FitOptions {
 }
 
 export interface Fitted { layers: HeadLayer[], weights: Float32Array[] }
-
-function rng (seed: number): () => number {
-  let s = seed >>> 0
-  return () => {
-    s = (s + 0x6D2B79F5) >>> 0
-    let t = s
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 export function fitHead (x: Float32Array[], y: number[], w: number[], classes: number, o: FitOptions): Fitted {
   const rand = rng(o.seed)
@@ -67,18 +57,6 @@ export function fitHead (x: Float32Array[], y: number[], w: number[], classes: n
   return { layers, weights }
 }
 
-function forward (x: Float32Array, l: HeadLayer, w: Float32Array): Float32Array {
-  const y = new Float32Array(l.out)
-  const bias = l.out * l.in
-  for (let o = 0; o < l.out; o++) {
-    let s = w[bias + o] as number
-    const row = o * l.in
-    for (let i = 0; i < l.in; i++) s += (w[row + i] as number) * (x[i] as number)
-    y[o] = l.relu && s < 0 ? 0 : s
-  }
-  return y
-}
-
 function backward (
   x: Float32Array,
   y: number,
@@ -89,7 +67,7 @@ function backward (
   multi: boolean
 ): void {
   const acts: Float32Array[] = [x]
-  layers.forEach((l, k) => acts.push(forward(acts[k] as Float32Array, l, ws[k] as Float32Array)))
+  layers.forEach((l, k) => acts.push(dense(acts[k] as Float32Array, ws[k] as Float32Array, l)))
   const z = acts[layers.length] as Float32Array
   let delta = new Float32Array(z.length)
   if (multi) {

@@ -50,7 +50,8 @@ export class Head {
   }
 }
 
-function dense (x: Float32Array, w: Float32Array, l: HeadLayer): Float32Array {
+/** One layer: w [out, in] row-major then the biases, ReLU when the layer has it (the trainer's forward pass too). */
+export function dense (x: Float32Array, w: Float32Array, l: HeadLayer): Float32Array {
   const y = new Float32Array(l.out)
   const bias = l.out * l.in
   for (let o = 0; o < l.out; o++) {
