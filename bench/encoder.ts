@@ -12,7 +12,10 @@ const DIR = join(import.meta.dirname, '..', 'model-store', 'text-encoder', '1')
 const WORDS = 'the service was quick and friendly but my order arrived late and cold again today'.split(' ')
 const text = (i: number): string => WORDS.slice(i % 5, 8 + (i % 7)).join(' ') + ` ${i}`
 const texts = Array.from({ length: 1000 }, (_, i) => text(i))
-const pct = (xs: number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.floor(p * (xs.length - 1))] as number
+const pct = (xs: number[], p: number): number => {
+  const sorted = [...xs].sort((a, b) => a - b)
+  return sorted[Math.floor(p * (xs.length - 1))] as number
+}
 
 const enc = await loadEncoder(DIR, { threads: 2, maxBatch: 100, cacheSize: 0 })
 await enc.embed(texts.slice(0, 100))
@@ -25,7 +28,8 @@ for (let i = 0; i < 200; i++) {
 const t0 = performance.now()
 for (let at = 0; at < texts.length; at += 100) await enc.embed(texts.slice(at, at + 100).map((t) => t + ' b'))
 const node = texts.length / ((performance.now() - t0) / 1000)
-console.log(`node (onnxruntime-node, 2 threads): one text p50 ${pct(single, 0.5).toFixed(2)} ms, p90 ${pct(single, 0.9).toFixed(2)} ms; batches of 100: ${node.toFixed(0)} texts/s`)
+const one = `one text p50 ${pct(single, 0.5).toFixed(2)} ms, p90 ${pct(single, 0.9).toFixed(2)} ms`
+console.log(`node (onnxruntime-node, 2 threads): ${one}; batches of 100: ${node.toFixed(0)} texts/s`)
 await enc.close()
 
 const script = `
@@ -50,8 +54,12 @@ print(json.dumps(len(texts) / (time.perf_counter() - t0)))
 const file = join(tmpdir(), 'bench-encoder-texts.json')
 writeFileSync(file, JSON.stringify(texts))
 const py = spawnSync(process.env.PYTHON ?? 'python3', ['-c', script, DIR, file], { encoding: 'utf8' })
-if (py.status !== 0) console.log(`python reference skipped: ${(py.stderr || py.error?.message || '').trim().split('\n').at(-1)}`)
-else {
+if (py.status !== 0) {
+  const why = (py.stderr || py.error?.message || '').trim().split('\n').at(-1)
+  console.log(`python reference skipped: ${why}`)
+} else {
   const ref = Number(py.stdout.trim())
-  console.log(`python (onnxruntime, same model and tokenizer, 2 threads): ${ref.toFixed(0)} texts/s; node / python ${(node / ref).toFixed(2)}x`)
+  const ratio = (node / ref).toFixed(2)
+  const name = 'python (onnxruntime, same model and tokenizer, 2 threads)'
+  console.log(`${name}: ${ref.toFixed(0)} texts/s; node / python ${ratio}x`)
 }

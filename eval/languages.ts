@@ -81,7 +81,9 @@ async function opRows (tf: TF, op: string, data: Record<string, LangRow[]>, det:
   const multiInfo = infos.find((i) => i.name === `${op}-multilingual`)
   const enInfo = infos.find((i) => i.name === op)
   if (multiInfo === undefined) return []
-  const multi = await loaderOfClassifier(multiInfo.manifest.kind)(multiInfo.dir, multiInfo.manifest, tf, { imageMaxPixels: 0 }) as LoadedModel<string, number[]>
+  const loadMulti = loaderOfClassifier(multiInfo.manifest.kind)
+  const loaded = await loadMulti(multiInfo.dir, multiInfo.manifest, tf, { imageMaxPixels: 0 })
+  const multi = loaded as LoadedModel<string, number[]>
   const english = enInfo === undefined ? undefined : await loaderOfClassifier(enInfo.manifest.kind)(enInfo.dir, enInfo.manifest, tf, { imageMaxPixels: 0 }) as LoadedModel<string, number[]>
   const rows: EvalRow[] = []
   const name = `${multiInfo.name} v${multiInfo.version}`
@@ -106,10 +108,13 @@ async function everydayRows (model: LoadedModel<string, number[]>, name: string)
   const rows: EvalRow[] = []
   for (const lang of EVERYDAY_LANGS.filter((l) => model.manifest.languages.includes(l))) {
     const mine = lines.filter((l) => l.lang === lang)
-    const probs = recalibrateLanguage(await model.predict(mine.map((l) => l.text)), lang, languageCalibrationOf(model.manifest))
+    const raw = await model.predict(mine.map((l) => l.text))
+    const probs = recalibrateLanguage(raw, lang, languageCalibrationOf(model.manifest))
     const right = mine.filter((l, i) => model.manifest.labels[argmax(probs[i]!)] === l.sentiment).length
-    const dataset = `everyday texts in ${lang}, written by the project (eval/data/everyday-languages.jsonl, ${mine.length})`
-    rows.push({ model: name, dataset, metric: 'accuracy (3 classes)', value: pct(right, mine.length), baseline: 'target 0.85' })
+    const file = 'eval/data/everyday-languages.jsonl'
+    const dataset = `everyday texts in ${lang}, written by the project (${file}, ${mine.length})`
+    const value = pct(right, mine.length)
+    rows.push({ model: name, dataset, metric: 'accuracy (3 classes)', value, baseline: 'target 0.85' })
   }
   return rows
 }

@@ -75,7 +75,10 @@ export function languagesServed (models: Array<LoadedModel<any, any> | undefined
 export function withLangFields (s: TSchema | undefined, batch: boolean): TSchema | undefined {
   if (s === undefined || !('properties' in s)) return s
   const one = Type.String({ description: 'ISO 639-1 code of the language used (docs/languages.md)' })
-  const src = Type.Union([Type.Literal('given'), Type.Literal('detected'), Type.Literal('default')], { description: 'given: lang_code; detected: from the text; default: English, the text being too short or unclear to tell, or in a language the operation does not serve' })
+  const src = Type.Union([Type.Literal('given'), Type.Literal('detected'), Type.Literal('default')], {
+    description: 'given: lang_code; detected: from the text; default: English, the text being too short or unclear ' +
+      'to tell, or in a language the operation does not serve'
+  })
   return Type.Object({ ...(s as TObject).properties, lang_code: batch ? Type.Array(one) : one, lang_source: batch ? Type.Array(src) : src })
 }
 

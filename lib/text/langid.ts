@@ -112,7 +112,9 @@ export function routeLanguage (text: string, d: Detection, served: readonly stri
 
 function detectedRoute (text: string, d: Detection, served: readonly string[]): { code: string, sure: boolean } {
   // the Latin-letter refiner read the text, however short: its answer, or lid.176's where the operation does not serve it
-  if (d.unrefined !== undefined) return served.includes(d.code) ? { code: d.code, sure: true } : detectedRoute(text, d.unrefined, served)
+  if (d.unrefined !== undefined) {
+    return served.includes(d.code) ? { code: d.code, sure: true } : detectedRoute(text, d.unrefined, served)
+  }
   if (!hasAtLeast(LETTER, text, Math.ceil(MIN_LETTERS / (WIDE.test(text) ? 3 : 1)))) return { code: DEFAULT_LANG, sure: false }
   if (d.prob >= MIN_PROB) return { code: d.code, sure: true }
   const alt = d.alternatives.find((a) => a.code === DEFAULT_LANG || served.includes(a.code))

@@ -71,7 +71,8 @@ export async function trainHead (op: string, spec: OpSpec, fit: FitOptions): Pro
     const eceNote = Number.isNaN(cal) ? '' : `  ECE ${cal.toFixed(3)}`
     log(`  ${v.name} (${v.split}, ${v.rows.length}): ${v.metric.name} ${value.toFixed(3)}${eceNote}`)
     const baseline = v.metric.baseline === undefined ? {} : { baseline: v.metric.baseline }
-    metrics.push({ dataset: v.name, split: v.split, metric: v.metric.name, value: Number(value.toFixed(4)), ...baseline })
+    const rounded = Number(value.toFixed(4))
+    metrics.push({ dataset: v.name, split: v.split, metric: v.metric.name, value: rounded, ...baseline })
   }
   log(`${op}: temperature ${temperature.toFixed(3)}`)
   const out = writeHead(op, spec, fit, {
@@ -95,8 +96,12 @@ interface Trained {
   sources: ReturnType<OpSpec['data']>['sources']
 }
 
+const ENCODED = 'read by the text encoder (lib/text/encoder/)'
+const INDEPENDENT = 'an independent score per label (sigmoid)'
+
 /** Writes a trained head's folder: head.json, head.bin and the manifest; returns the folder. */
 function writeHead (op: string, spec: OpSpec, fit: FitOptions, r: Trained): string {
+  const also = r.other === undefined ? '' : ` Also: ${r.other.sources.map((x) => x.name).join('; ')}.`
   const out = process.env.HEAD_OUT ?? join(STORE, op, String(latest(join(STORE, op)) + 1))
   mkdirSync(out, { recursive: true })
   const version = Number(out.split('/').at(-1))
@@ -112,17 +117,17 @@ function writeHead (op: string, spec: OpSpec, fit: FitOptions, r: Trained): stri
     name: op,
     version: Number.isInteger(version) ? version : 1,
     kind: 'encoder-head',
-    description: spec.description + (r.other === undefined ? '' : ` Also: ${r.other.sources.map((x) => x.name).join('; ')}.`) +
+    description: spec.description + also +
       ' A head over the shared text encoder (model-store/text-encoder), which reads every language.',
     // a head named after another op's spec (sentiment-multilingual) serves the other languages only
     languages: [...(OPS[op] === undefined ? [] : ['en']), ...(r.other?.languages ?? [])],
     labels: spec.labels,
-    inputs: [{ name: 'text', dtype: 'string', shape: [null], description: 'read by the text encoder (lib/text/encoder/)' }],
+    inputs: [{ name: 'text', dtype: 'string', shape: [null], description: ENCODED }],
     outputs: [{
       name: 'probabilities',
       dtype: 'float32',
       shape: [null, spec.labels.length],
-      description: fit.multiLabel ? 'an independent score per label (sigmoid)' : 'probabilities over the labels (softmax)'
+      description: fit.multiLabel ? INDEPENDENT : 'probabilities over the labels (softmax)'
     }],
     files: [relative(out, r.encoderDir), 'head.json', 'head.bin'],
     training: {

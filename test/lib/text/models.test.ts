@@ -38,7 +38,8 @@ t.test('every manifest validates, lists its files, data and licences, and its va
   }
   // the shared word-vector table and the text encoder are resources that models read, not models of their own
   const resources = ['word-vectors', 'text-encoder']
-  t.same(readdirSync(STORE).filter((n) => !n.includes('.') && !resources.includes(n)).sort(), infos.map((i) => i.name).sort(), 'no folder without a loadable version')
+  const folders = readdirSync(STORE).filter((n) => !n.includes('.') && !resources.includes(n)).sort()
+  t.same(folders, infos.map((i) => i.name).sort(), 'no folder without a loadable version')
 })
 
 t.test('the text encoder names its source package, version and licence, and its checksums hold', async (t) => {

@@ -67,16 +67,26 @@ t.test('real text classifiers: the pool answers exactly the main-thread rows; wo
   t.ok(pooled.textPool!.jobs - jobs > 2, 'spread over several jobs')
 })
 
-t.test('embedding tables, text-cnn weights, word vectors and NER weights: one copy per process, read by every worker, the same answers', { skip: ['sentiment', 'emotion-multilingual', 'ner', 'custom_classifier', 'word-vectors'].every(hasRealModel) ? false : 'models missing' }, async (t) => {
+const SHARED_MODELS = ['sentiment', 'emotion-multilingual', 'ner', 'custom_classifier', 'word-vectors']
+const sharedTitle = 'embedding tables, text-cnn weights, word vectors and NER weights: one copy per process, ' +
+  'read by every worker, the same answers'
+t.test(sharedTitle, { skip: SHARED_MODELS.every(hasRealModel) ? false : 'models missing' }, async (t) => {
   const store = tempDir(t)
   const real = join(import.meta.dirname, '..', '..', '..', 'model-store')
-  for (const n of ['sentiment', 'emotion-multilingual', 'ner', 'custom_classifier', 'word-vectors']) symlinkSync(join(real, n), join(store, n), 'dir')
+  for (const n of SHARED_MODELS) symlinkSync(join(real, n), join(store, n), 'dir')
   // a probe model that reports where its thread finds a shared array
   mkdirSync(join(store, 'probe', '1'), { recursive: true })
   const manifest = JSON.parse(readFileSync(join(FIXTURES, 'sentiment', '1', 'manifest.json'), 'utf8')) as Record<string, unknown>
   writeFileSync(join(store, 'probe', '1', 'manifest.json'), JSON.stringify({ ...manifest, name: 'probe', kind: 'shared-probe' }))
   const { pooled, main } = await registries(t, store)
-  const probes = [['sentiment', 'weights'], ['emotion-multilingual', 'embeddings.float16'], ['word-vectors', 'vectors'], ['word-vectors', 'vocab.slots'], ['ner', 'weights']].map(([m, name]) => `${join(store, m!, '1')}|${name}`)
+  const arrays = [
+    ['sentiment', 'weights'],
+    ['emotion-multilingual', 'embeddings.float16'],
+    ['word-vectors', 'vectors'],
+    ['word-vectors', 'vocab.slots'],
+    ['ner', 'weights']
+  ]
+  const probes = arrays.map(([m, name]) => `${join(store, m!, '1')}|${name}`)
   t.same(await pooled.get('probe')!.predict(probes), probes.map(() => 'SharedArrayBuffer'), 'workers read the process\'s copies')
   t.same(await main.get('probe')!.predict(probes), probes.map(() => 'ArrayBuffer'), 'TEXT_WORKERS=0: the thread makes its own')
   const texts = TEXTS.slice(0, 40)

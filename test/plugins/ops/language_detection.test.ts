@@ -147,7 +147,8 @@ t.test('lang_code omitted or auto routes by the detected language', { skip: rout
   t.equal(ja.statusCode, 200)
   t.equal(ja.headers['content-language'], 'en')
   t.equal(ja.headers['x-lang-source'], 'default')
-  const jaBatch = await post(app, '/v4/sarcasm_batch', { text: ['これは本当に素晴らしい一日でした、ありがとう', 'What a great day, thanks'] })
+  const jaTexts = ['これは本当に素晴らしい一日でした、ありがとう', 'What a great day, thanks']
+  const jaBatch = await post(app, '/v4/sarcasm_batch', { text: jaTexts })
   t.equal(jaBatch.statusCode, 200, 'one such text never fails a batch')
   t.equal(jaBatch.headers['content-language'], 'en')
   const bad = await post(app, '/v4/sentiment', { text: es, lang_code: 'xx' })
@@ -155,7 +156,8 @@ t.test('lang_code omitted or auto routes by the detected language', { skip: rout
   t.match(bad.json(), { message: /"xx" is not supported by sentiment; supported: en, ar, de, es, fr, hi, it, pt, nl/ })
 })
 
-t.test('each language\'s answers are the model\'s own scores, given or detected, with their top label', { skip: routed.every(hasRealModel) ? false : 'multilingual models not trained' }, async (t) => {
+const ownScores = 'each language\'s answers are the model\'s own scores, given or detected, with their top label'
+t.test(ownScores, { skip: routed.every(hasRealModel) ? false : 'multilingual models not trained' }, async (t) => {
   const { languageCalibrationOf, recalibrateLanguage } = await import('../../../lib/text/calibration.js')
   const app = await buildWithRealModels(t, routed, { env: { TEXT_WORKERS: '0' } })
   for (const [op, folder, labels] of [['sentiment', 'sentiment-multilingual', ['negative', 'neutral', 'positive']], ['emotion', 'emotion-multilingual', ['Fear', 'Happy', 'Angry', 'Sad', 'Excited', 'Bored']]] as const) {
@@ -189,9 +191,11 @@ t.test('detection in the text workers (one message with the prediction) answers 
   const inWorkers = await buildWithRealModels(t, routed, { env: { TEXT_WORKERS: '1' } })
   const onMain = await buildWithRealModels(t, routed, { env: { TEXT_WORKERS: '0' } })
   t.ok(inWorkers.models.detectingRunner(['emotion', 'emotion-multilingual']), 'the workers detect')
-  t.notOk(onMain.models.detectingRunner(['emotion', 'emotion-multilingual']), 'no workers: detection on the main thread')
+  const emotionModels = ['emotion', 'emotion-multilingual']
+  t.notOk(onMain.models.detectingRunner(emotionModels), 'no workers: detection on the main thread')
   // multilingual sentiment is a head on the text encoder, on the main thread: sentiment detects there
-  t.notOk(inWorkers.models.detectingRunner(['sentiment', 'sentiment-multilingual']), 'sentiment detects on the main thread')
+  const sentimentModels = ['sentiment', 'sentiment-multilingual']
+  t.notOk(inWorkers.models.detectingRunner(sentimentModels), 'sentiment detects on the main thread')
   const texts = ['great phone, love it', 'ok', 'El servicio fue horrible, nadie me ayudó', 'Ich habe solche Angst vor der Prüfung', 'これは本当に素晴らしい一日でした、ありがとう', 'Jeg ved ikke hvad der skete, men der er noget galt her', 'Это был ужасный день, всё пошло не так']
   const asked: Array<[string, Record<string, unknown>]> = []
   for (const op of ['sentiment', 'emotion', 'sarcasm']) {

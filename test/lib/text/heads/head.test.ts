@@ -28,5 +28,6 @@ t.test('weights read from bytes, and a wrong size refused', async (t) => {
   const head = Head.fromBytes({ layers, temperature: 1, multiLabel: false }, bytes)
   t.same(Array.from(head.logits(new Float32Array([2, 3]))), [2, 0, 2.5])
   t.throws(() => Head.fromBytes({ layers, temperature: 1, multiLabel: false }, bytes.subarray(4)), /the layers take 15/)
-  t.throws(() => new Head({ layers, temperature: 1, multiLabel: false }, [new Float32Array(w1)]), /one weight array per layer/)
+  const oneLayer = [new Float32Array(w1)]
+  t.throws(() => new Head({ layers, temperature: 1, multiLabel: false }, oneLayer), /one weight array per layer/)
 })
