@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import config, { type AppOptions } from './plugins/core/context.js'
 import errors from './plugins/core/errors.js'
+import lifetime from './plugins/core/lifetime.js'
 import cors from './plugins/core/cors.js'
 import request from './plugins/core/request.js'
 import store from './plugins/core/store.js'
@@ -47,6 +48,7 @@ export const IMAGE_OPS = [facialEmotion, objectRecognizer, nsfw]
 async function app (fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(config, opts)
   await fastify.register(errors)
+  await fastify.register(lifetime)
   await fastify.register(cors)
   await fastify.register(pressure)
   await fastify.register(request)

@@ -25,9 +25,14 @@ function clientErrorHandler (err: Error & { code?: string }, socket: Socket): vo
     ? 'The request was not received in time; send the whole request promptly.'
     : status === 431 ? 'The request headers are too large.' : 'The request is not valid HTTP.'
   const body = JSON.stringify({ code: status, error: STATUS_CODES[status], message })
-  if (socket.writable) {
-    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`)
-  }
+  const head = [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
+    'Connection: close',
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    `X-Request-Id: ${randomUUID()}`
+  ]
+  if (socket.writable) socket.write(`${head.join('\r\n')}\r\n\r\n${body}`)
   socket.destroy()
 }
 
@@ -53,7 +58,9 @@ export function serverOptions (config: Config, logger: FastifyServerOptions['log
     pluginTimeout: 120_000,
     bodyLimit: config.bodyLimit,
     requestTimeout: config.requestTimeoutMs,
-    connectionTimeout: config.requestTimeoutMs + 5_000,
+    // a socket idle this long is closed: never while an answer is computed, which the request's
+    // deadline (REQUEST_TIMEOUT_MS from its arrival, plugins/core/lifetime.ts) ends first
+    connectionTimeout: 2 * config.requestTimeoutMs + 5_000,
     // Node checks request timeouts on this interval (30 s by default, which would double them)
     http: { connectionsCheckingInterval: Math.max(250, Math.min(5_000, Math.floor(config.requestTimeoutMs / 4))), headersTimeout: config.requestTimeoutMs },
     clientErrorHandler,

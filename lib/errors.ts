@@ -32,6 +32,8 @@ export const Errors = {
   ModelMissing: createError('SVC_MODEL_MISSING', 'The model for %s is not installed on this server (model-store/%s has no usable version); ask the operator to add it.', 503),
   StoreUnavailable: createError('SVC_STORE_UNAVAILABLE', 'The quota store is unavailable; retry shortly.', 503),
   Overloaded: createError('SVC_OVERLOADED', 'The server is busy; retry shortly.', 503),
+  DeadlinePassed: createError('SVC_DEADLINE_PASSED',
+    'The answer was not ready within the deadline of %s s; nothing was charged. Retry later or send fewer texts.', 503),
   CorsRefused: createError('SVC_CORS_REFUSED', 'Cross-origin calls from %s are not allowed %s; the operator lists the origins that may call it in CORS_ORIGINS.', 403),
   NotFound: createError('SVC_NOT_FOUND', 'No such path: %s %s. Operations are POST /v4/<operation>; see /docs.', 404),
   MethodNotAllowed: createError('SVC_METHOD_NOT_ALLOWED', '%s is not allowed on %s; use POST.', 405),

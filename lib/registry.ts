@@ -9,7 +9,8 @@ import { Value } from '@sinclair/typebox/value'
 import { ModelManifest } from '../schemas/model-manifest.js'
 import type { LoadedModel, LoaderContext, ModelLoader } from './models.js'
 import { getTf } from './tf.js'
-import { TextPool, type PoolModel, type Routed } from './text/pool.js'
+import { TextPool } from './text/pool.js'
+import type { PoolModel, Routed } from './text/protocol.js'
 import { folderKey, type SharedArray, type SharedArrays } from './text/shared-memory.js'
 
 interface LoaderRef { module: string, export: string }

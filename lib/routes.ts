@@ -10,9 +10,14 @@ import { sniffImage, type ImageFormat } from './image/sniff.js'
 import type { LoadedModel } from './models.js'
 import { BatchTextBody, IMAGE_ERRORS, SingleTextBody, TEXT_ERRORS, errorResponses } from '../schemas/common.js'
 import { ImageBody } from '../schemas/ops/image.js'
-import type { Routed } from './text/pool.js'
+import type { Routed } from './text/protocol.js'
 import type { ModelRegistry } from './registry.js'
 import { DETECTOR, forLanguage, languagesOf, wantsDetection, languagesServed, modelFor, reportLangs, runByLanguage, withLangFields, type TextLang } from './lang-route.js'
+
+/** fn's answer within the request's deadline (lib/deadline.ts): a 503 once it passes. */
+export function withinDeadline<T> (req: FastifyRequest, fn: () => Promise<T>): Promise<T> {
+  return req.deadline === null ? fn() : req.deadline.run(fn)
+}
 
 export function methodNotAllowed (fastify: FastifyInstance, url: string): void {
   fastify.route({
@@ -167,7 +172,7 @@ export function textOperation<R, Body extends TObject = typeof SingleTextBody, R
         }
         checkLang(body, spec.op, fastify.models.get(spec.model), spec.detect ? supported() : spec.languages, spec.detect !== undefined && spec.detect !== false)
       },
-      handler: async (req, reply) => {
+      handler: async (req, reply) => withinDeadline(req, async () => {
         // validated against the spec's body schema: a type parameter here, which the route's types
         // cannot follow, so the body is typed as its Static (with one text, or a list on the batch path)
         const body = req.body as TextFields<Body> & TextBody
@@ -186,7 +191,7 @@ export function textOperation<R, Body extends TObject = typeof SingleTextBody, R
         fastify.metrics.units.inc({ op: spec.op }, texts.length)
         const out = batch ? (spec.many ?? ((rs: R[]) => rs))(results) : spec.single(results[0] as R)
         return langs === undefined ? out : reportLangs(reply, out, langs, batch, spec.detect === 'headers')
-      }
+      })
     })
     methodNotAllowed(fastify, url)
   }
@@ -241,7 +246,7 @@ export function imageOperation<Reply extends TSchema> (fastify: FastifyInstance,
         delete body.file
       }
     },
-    handler: async (req) => {
+    handler: async (req) => withinDeadline(req, async () => {
       const { body } = req
       const model = fastify.needModel<unknown, unknown>(spec.model, spec.op)
       let image: ImageInput
@@ -257,7 +262,7 @@ export function imageOperation<Reply extends TSchema> (fastify: FastifyInstance,
       const out = await spec.run(image, body, model)
       fastify.metrics.units.inc({ op: spec.op }, 1)
       return out
-    }
+    })
   })
   methodNotAllowed(fastify, url)
 }

@@ -10,6 +10,7 @@ import { isIP, type Socket } from 'node:net'
 import ipaddr from 'ipaddr.js'
 import { readFileSync } from 'node:fs'
 import { Errors } from '../errors.js'
+import { abortReason, currentSignal } from '../deadline.js'
 
 export interface FetchImageOptions {
   maxBytes: number
@@ -47,6 +48,27 @@ function bareHost (hostname: string): string {
   return hostname.replace(/^\[|\]$/g, '').toLowerCase()
 }
 
+/** Aborted after `ms` (the fetch's cap) or when the running request's deadline passes first. */
+function stopping (ms: number): { signal: AbortSignal, clear: () => void } {
+  const capped = new AbortController()
+  const cap = setTimeout(() => capped.abort(new Errors.UrlFetch(`timed out after ${Math.round(ms / 1000)} s`)), ms).unref()
+  const request = currentSignal()
+  const signal = request === undefined ? capped.signal : AbortSignal.any([capped.signal, request])
+  return { signal, clear: () => clearTimeout(cap) }
+}
+
+/** What a user is told of a fetch that failed. */
+function fetchError (err: unknown): Error {
+  if (err instanceof Refused) return new Errors.UrlFetch(REFUSED)
+  const e = err as { code?: string, statusCode?: number, message?: string }
+  if (typeof e.code === 'string' && e.code.startsWith('SVC_')) return err as Error
+  if (e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN') return new Errors.UrlFetch('the host name does not resolve')
+  if (e.code === 'ECONNREFUSED') return new Errors.UrlFetch('the server refused the connection')
+  const tls = typeof e.code === 'string' && (e.code.includes('CERT') || e.code.includes('SSL') || e.code.startsWith('ERR_TLS'))
+  if (tls) return new Errors.UrlFetch('the server\'s TLS certificate is not valid')
+  return new Errors.UrlFetch('could not connect')
+}
+
 export function createImageFetcher (opts: FetchImageOptions): (url: string) => Promise<Buffer> {
   const allow = new Set((opts.allowHosts ?? []).map((h) => bareHost(h)))
   const maxRedirects = opts.maxRedirects ?? 3
@@ -65,11 +87,14 @@ export function createImageFetcher (opts: FetchImageOptions): (url: string) => P
     })
   }) as unknown as typeof dnsLookup
 
-  const once = (url: URL, deadline: number): Promise<{ redirect: string } | { body: Buffer }> => new Promise((resolvePromise, reject) => {
+  // `stop`: aborted at the fetch's time cap or the request's deadline, and the request is destroyed
+  const once = (url: URL, deadline: number, stop: AbortSignal): Promise<{ redirect: string } | { body: Buffer }> => new Promise((resolvePromise, reject) => {
     const host = bareHost(url.hostname)
     if (isIP(host) !== 0 && !allowed(host, host)) { reject(new Refused(REFUSED)); return }
     const agent = new https.Agent({ lookup: guardedLookup(host), keepAlive: false, ...(opts.ca ? { ca: opts.ca } : {}) })
-    const req = https.request(url, { method: 'GET', agent, headers: { 'user-agent': 'open-text-image-api/1 (image fetch)', accept: 'image/*' }, timeout: Math.max(1, deadline - Date.now()) }, (res) => {
+    const headers = { 'user-agent': 'open-text-image-api/1 (image fetch)', accept: 'image/*' }
+    const timeout = Math.max(1, deadline - Date.now())
+    const req = https.request(url, { method: 'GET', agent, headers, timeout }, (res) => {
       const status = res.statusCode ?? 0
       if (status >= 300 && status < 400 && res.headers.location !== undefined) {
         res.resume()
@@ -98,11 +123,23 @@ export function createImageFetcher (opts: FetchImageOptions): (url: string) => P
     })
     req.on('timeout', () => req.destroy(new Errors.UrlFetch(`timed out after ${Math.round(opts.timeoutMs / 1000)} s`)))
     req.on('error', (err) => reject(err))
+    const abort = () => req.destroy(abortReason(stop))
+    if (stop.aborted) abort()
+    stop.addEventListener('abort', abort, { once: true })
+    req.on('close', () => stop.removeEventListener('abort', abort))
     req.end()
   })
 
   return async (address: string) => {
-    const deadline = Date.now() + opts.timeoutMs
+    const stop = stopping(opts.timeoutMs)
+    try {
+      return await fetchFrom(address, Date.now() + opts.timeoutMs, stop.signal)
+    } finally {
+      stop.clear()
+    }
+  }
+
+  async function fetchFrom (address: string, deadline: number, stop: AbortSignal): Promise<Buffer> {
     let url: URL
     try { url = new URL(address) } catch { throw new Errors.UrlNotHttps() }
     for (let hop = 0; ; hop++) {
@@ -110,18 +147,9 @@ export function createImageFetcher (opts: FetchImageOptions): (url: string) => P
       if (url.username !== '' || url.password !== '') throw new Errors.UrlFetch('addresses with credentials are not fetched')
       let res: { redirect: string } | { body: Buffer }
       try {
-        res = await Promise.race([
-          once(url, deadline),
-          new Promise<never>((_resolve, reject) => setTimeout(() => reject(new Errors.UrlFetch(`timed out after ${Math.round(opts.timeoutMs / 1000)} s`)), Math.max(0, deadline - Date.now())).unref())
-        ])
+        res = await once(url, deadline, stop)
       } catch (err) {
-        if (err instanceof Refused) throw new Errors.UrlFetch(REFUSED)
-        const e = err as { code?: string, statusCode?: number, message?: string }
-        if (typeof e.code === 'string' && e.code.startsWith('SVC_')) throw err
-        if (e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN') throw new Errors.UrlFetch('the host name does not resolve')
-        if (e.code === 'ECONNREFUSED') throw new Errors.UrlFetch('the server refused the connection')
-        if (typeof e.code === 'string' && (e.code.includes('CERT') || e.code.includes('SSL') || e.code.startsWith('ERR_TLS'))) throw new Errors.UrlFetch('the server\'s TLS certificate is not valid')
-        throw new Errors.UrlFetch('could not connect')
+        throw stop.aborted ? abortReason(stop) : fetchError(err)
       }
       if ('body' in res) return res.body
       if (hop >= maxRedirects) throw new Errors.UrlFetch(`too many redirects (more than ${maxRedirects})`)

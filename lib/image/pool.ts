@@ -2,9 +2,11 @@
 // in a bounded queue; a full queue answers 503 (load shedding) rather than piling up memory. A worker
 // that stops (an error, running out of its heap, or any exit) fails only the job it was running and
 // is replaced (lib/worker-pool.ts); a replacement that fails to start is retried with backoff, and
-// while no worker is left the waiting jobs are answered 503 rather than left hanging.
+// while no worker is left the waiting jobs are answered 503 rather than left hanging. A job whose
+// request passed its deadline or lost its client (lib/deadline.ts) leaves the queue unrun.
 import type { Worker, WorkerOptions } from 'node:worker_threads'
 import { Errors } from '../errors.js'
+import { abortReason, currentSignal, dropOnAbort } from '../deadline.js'
 import { WorkerPool, overloaded, type WorkerSlot } from '../worker-pool.js'
 import type { ImageJob, ImageReply, ImageResult, Op } from './types.js'
 import type { FaceCrop } from './expression.js'
@@ -71,8 +73,19 @@ export class ImagePool extends WorkerPool<Slot, ImageReply> {
 
   run (op: Op, bytes: Buffer): Promise<ImageResult> {
     if (this.queue.length >= this.opts.maxQueue) return Promise.reject(overloaded())
+    const signal = currentSignal()
+    if (signal?.aborted === true) return Promise.reject(abortReason(signal))
     return new Promise((resolve, reject) => {
-      this.queue.push({ job: { id: this.nextId++, op, bytes: new Uint8Array(bytes) }, resolve, reject })
+      const pending: Pending = { job: { id: this.nextId++, op, bytes: new Uint8Array(bytes) }, resolve, reject }
+      if (signal !== undefined) {
+        dropOnAbort(pending, signal, () => {
+          const at = this.queue.indexOf(pending)
+          if (at < 0) return
+          this.queue.splice(at, 1)
+          pending.reject(abortReason(signal))
+        })
+      }
+      this.queue.push(pending)
       this.pump()
     })
   }

@@ -11,28 +11,15 @@
 // single texts.
 // A worker that dies fails only the job it was running (the others of its batch run again, each
 // alone), and is replaced (lib/worker-pool.ts).
+// A call made for a request whose deadline passed, or whose client left (lib/deadline.ts), is
+// dropped: its chunks still waiting leave the queue, a message whose every job is dropped is
+// skipped by its worker if not yet started, and a chunk already running ends as it would.
 import type { Worker, WorkerOptions } from 'node:worker_threads'
-import type { ModelManifest } from '../../schemas/model-manifest.js'
 import type { LoaderContext } from '../models.js'
-import { WorkerPool, overloaded, type WorkerFailed, type WorkerReady, type WorkerSlot } from '../worker-pool.js'
+import { WorkerPool, overloaded, type WorkerSlot } from '../worker-pool.js'
+import { CANCELLED, type PoolModel, type Ready, type Routed, type TextCancel, type TextJob, type TextReply, type WorkerInit } from './protocol.js'
 import { compileWorkers } from '../worker-build.js'
-
-/** A model as a worker loads it: the loader is named by module address and export, not passed. */
-export interface PoolModel { name: string, version: number, dir: string, manifest: ModelManifest, loader: { module: string, export: string } }
-/** detector: the language identifier, for jobs that detect each text's language and then run the
- * model serving it (`detect`) in one message */
-export interface WorkerInit { models: PoolModel[], detector?: PoolModel, ctx: LoaderContext }
-/** A predict job. With `detect` (the languages served, comma-separated), `model` names the models
- * of an operation, comma-separated, and the worker detects each text's language, routes it
- * (lib/text/langid.ts routeLanguage) and runs the first of them that serves it: one output per
- * text, a Routed. */
-export interface TextJob { id: number, model: string, inputs: unknown[], detect?: string }
-/** A detecting job's output per text: the language routed by, whether the detector was sure, and
- * the model's output (null when no model serves the language: the caller refuses the request). */
-export type Routed = [code: string, sure: boolean, output: unknown]
-export type TextReply = { id: number, outputs: unknown[], tensors: number } | { id: number, error: string, tensors: number }
-type Ready = WorkerReady & { tensors: number }
-export type WorkerStatus = Ready | WorkerFailed
+import { abortReason, currentSignal, dropOnAbort } from '../deadline.js'
 
 export interface TextPoolOptions {
   size: number
@@ -53,6 +40,8 @@ interface Job {
   solo?: boolean
   /** a chunk after the first of its call: it waits in `later` */
   later?: boolean
+  /** its request no longer wants it (lib/deadline.ts) */
+  dropped?: boolean
 }
 /** What a worker is running: one message, which may carry several queued jobs of one model. */
 interface Sent { id: number, jobs: Job[] }
@@ -77,6 +66,8 @@ export class TextPool extends WorkerPool<Slot, TextReply, Ready> {
   private pumpSoon = false
   /** jobs handed to workers so far */
   jobs = 0
+  /** messages a worker skipped, their requests gone (lib/deadline.ts) */
+  skipped = 0
   /** the models as the workers load them (their loaders bundled, when compile could) */
   private models: PoolModel[]
   /** the language identifier as the workers load it, if they do */
@@ -150,6 +141,7 @@ export class TextPool extends WorkerPool<Slot, TextReply, Ready> {
     const sent = at < 0 ? null : slot.inflight.splice(at, 1)[0] as Sent
     if (slot.inflight.length === 0) slot.worker.unref()
     if (sent === null) return
+    if ('error' in msg && msg.error === CANCELLED) this.skipped++
     if ('outputs' in msg) {
       let at = 0
       for (const job of sent.jobs) { job.resolve(msg.outputs.slice(at, at + job.msg.inputs.length)); at += job.msg.inputs.length }
@@ -207,8 +199,14 @@ export class TextPool extends WorkerPool<Slot, TextReply, Ready> {
   }
 
   private enqueue (model: string, inputs: unknown[], queue: Job[], detect: string | undefined): Promise<unknown[]> {
+    const signal = currentSignal()
+    if (signal?.aborted === true) return Promise.reject(abortReason(signal))
     return new Promise((resolve, reject) => {
-      queue.push({ msg: detect === undefined ? { id: this.nextId++, model, inputs } : { id: this.nextId++, model, inputs, detect }, resolve, reject, ...(queue === this.later ? { later: true } : {}) })
+      const id = this.nextId++
+      const msg: TextJob = detect === undefined ? { id, model, inputs } : { id, model, inputs, detect }
+      const job: Job = { msg, resolve, reject, ...(queue === this.later ? { later: true } : {}) }
+      if (signal !== undefined) dropOnAbort(job, signal, () => this.drop(job, signal))
+      queue.push(job)
       this.queued += inputs.length
       // requests read in this turn of the event loop are handed over together, after it
       if (!this.pumpSoon) {
@@ -216,6 +214,23 @@ export class TextPool extends WorkerPool<Slot, TextReply, Ready> {
         setImmediate(() => { this.pumpSoon = false; this.pump() })
       }
     })
+  }
+
+  /** A job no longer wanted leaves its queue, or its worker skips its message if every job of it is dropped. */
+  private drop (job: Job, signal: AbortSignal): void {
+    job.dropped = true
+    const queue = job.later === true ? this.later : this.queue
+    const at = queue.indexOf(job)
+    if (at >= 0) {
+      queue.splice(at, 1)
+      this.queued -= job.msg.inputs.length
+      job.reject(abortReason(signal))
+      return
+    }
+    for (const slot of this.slots) {
+      const sent = slot.inflight.find((m) => m.jobs.includes(job))
+      if (sent?.jobs.every((j) => j.dropped === true) === true) slot.worker.postMessage({ cancel: sent.id } satisfies TextCancel)
+    }
   }
 
   /**

@@ -7,7 +7,7 @@ import type { LoadedModel, ModelLoader } from '../models.js'
 import { getTf } from '../tf.js'
 import { adoptShared } from './shared-memory.js'
 import { detectFor, routeLanguage, type Detection } from './langid.js'
-import type { PoolModel, Routed, TextJob, TextReply, WorkerInit, WorkerStatus } from './pool.js'
+import { CANCELLED, type PoolModel, type Routed, type TextCancel, type TextJob, type TextReply, type WorkerInit, type WorkerStatus } from './protocol.js'
 
 const init = workerData as WorkerInit
 const port = parentPort!
@@ -33,13 +33,28 @@ try {
     }
     return model
   }
-  // one job at a time, in the order they came: the pool may send the next before this one ends
+  // one job at a time, in the order they came: the pool may send the next before this one ends,
+  // and may then say that it no longer wants it (TextCancel)
   let last: Promise<void> = Promise.resolve()
-  port.on('message', (job: TextJob) => { last = last.then(() => run(job)) })
+  const cancelled = new Set<number>()
+  port.on('message', (msg: TextJob | TextCancel) => {
+    if ('cancel' in msg) {
+      // a cancel can cross the reply of a job already done: the oldest are forgotten
+      cancelled.add(msg.cancel)
+      if (cancelled.size > 1_000) cancelled.delete(cancelled.values().next().value as number)
+    } else last = last.then(() => run(msg))
+  })
+  // the messages that arrived while the last job ran are read before the next starts
+  const readMessages = () => new Promise<void>((resolve) => setImmediate(resolve))
   port.postMessage({ ready: true, backend, tensors: tf.memory().numTensors } satisfies WorkerStatus)
 
   async function run (job: TextJob): Promise<void> {
     let reply: TextReply
+    await readMessages()
+    if (cancelled.delete(job.id)) {
+      port.postMessage({ id: job.id, error: CANCELLED, tensors: tf.memory().numTensors } satisfies TextReply)
+      return
+    }
     try {
       let outputs: unknown[]
       if (job.detect !== undefined) outputs = await detectAndRun(job.model.split(','), job.detect.split(','), job.inputs as string[])

@@ -72,8 +72,7 @@ export default fp(async (fastify) => {
   const { config } = fastify
 
   // The hooks below run on every request: callback style, which costs no promise and no tick.
-  fastify.addHook('onRequest', (req, reply, done) => {
-    reply.header('x-request-id', req.id)
+  fastify.addHook('onRequest', (req, _reply, done) => {
     // a multipart body announcing more than any request may carry is refused before it is read
     const length = Number(req.headers['content-length'])
     if (length > config.imageMaxBytes + config.bodyLimit && (req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/')) {

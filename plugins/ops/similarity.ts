@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Errors } from '../../lib/errors.js'
 import type { Fields } from '../../lib/fields.js'
-import { checkLang, methodNotAllowed } from '../../lib/routes.js'
+import { checkLang, methodNotAllowed, withinDeadline } from '../../lib/routes.js'
 import { TEXT_ERRORS, errorResponses } from '../../schemas/common.js'
 import { SimilarityBody, SimilarityReply } from '../../schemas/ops/similarity.js'
 
@@ -40,14 +40,14 @@ const similarity: FastifyPluginAsyncTypebox = async (fastify) => {
       }
       checkLang(body, 'similarity', fastify.models.get('similarity'))
     },
-    handler: async (req) => {
+    handler: async (req) => withinDeadline(req, async () => {
       const { text_1: a, text_2: b, lang_code: lang = 'en' } = req.body
       const model = fastify.needModel<{ a: string, b: string, lang: string }, number>('similarity', 'similarity')
       const [s] = await model.predict([{ a, b, lang }])
       const score = Math.min(1, Math.max(0, s as number))
       fastify.metrics.units.inc({ op: 'similarity' }, 1)
       return { similarity_score: score, actual_score: score, normalized_score: 5 * score }
-    }
+    })
   })
   methodNotAllowed(fastify, '/similarity')
 }

@@ -10,6 +10,7 @@ import * as ort from 'onnxruntime-node'
 import { Lru } from './lru.js'
 import { meanPool } from './pooling.js'
 import { EncoderTokenizer } from './tokenizer.js'
+import { abortReason, currentSignal } from '../../deadline.js'
 
 /** The `encoder` part of the encoder's manifest. */
 export interface EncoderSpec {
@@ -31,11 +32,13 @@ interface Waiting {
   text: string
   resolve: (v: Float32Array) => void
   reject: (e: Error) => void
+  /** the deadlines of the requests waiting for it (lib/deadline.ts); null: one has none */
+  wanted: AbortSignal[] | null
 }
 
 export class TextEncoder {
   private readonly cache: Lru<string, Float32Array>
-  private readonly inFlight = new Map<string, Promise<Float32Array>>()
+  private readonly inFlight = new Map<string, { vector: Promise<Float32Array>, waiting: Waiting }>()
   private queue: Waiting[] = []
   private running = false
   /** forward passes run, texts they read (for the benchmark and the tests) */
@@ -65,14 +68,20 @@ export class TextEncoder {
       this.stats.hits++
       return hit
     }
+    const signal = currentSignal()
     const pending = this.inFlight.get(text)
-    if (pending !== undefined) return await pending
-    const p = new Promise<Float32Array>((resolve, reject) => {
-      this.queue.push({ text, resolve, reject })
+    if (pending !== undefined) {
+      if (pending.waiting.wanted !== null) pending.waiting.wanted = signal === undefined ? null : [...pending.waiting.wanted, signal]
+      return await pending.vector
+    }
+    let waiting: Waiting | undefined
+    const vector = new Promise<Float32Array>((resolve, reject) => {
+      waiting = { text, resolve, reject, wanted: signal === undefined ? null : [signal] }
     })
-    this.inFlight.set(text, p)
+    this.queue.push(waiting as Waiting)
+    this.inFlight.set(text, { vector, waiting: waiting as Waiting })
     if (!this.running) this.drain()
-    return await p
+    return await vector
   }
 
   /** Runs forward passes until nobody waits; started by the first text, one drain at a time. */
@@ -88,7 +97,15 @@ export class TextEncoder {
   }
 
   private async pass (): Promise<void> {
+    // a text that only requests past their deadline still want is not encoded
+    const unwanted = (w: Waiting) => w.wanted !== null && w.wanted.every((s) => s.aborted)
+    for (const w of this.queue.filter(unwanted)) {
+      this.inFlight.delete(w.text)
+      w.reject(abortReason((w.wanted as AbortSignal[])[0] as AbortSignal))
+    }
+    this.queue = this.queue.filter((w) => !unwanted(w))
     const taken = this.queue.splice(0, this.options.maxBatch)
+    if (taken.length === 0) return
     const ids = taken.map((w) => this.tokenizer.ids(w.text))
     const order = ids.map((_, i) => i).sort((a, b) => (ids[a] as number[]).length - (ids[b] as number[]).length)
     try {

@@ -7,6 +7,8 @@ import { fixtureLoader } from '../../fixtures/loader.js'
 
 export const CRASH = 'crash the worker'
 export const SLOW = 'take your time'
+/** a text that keeps its worker busy for 5 ms: many make a batch that outlasts a short deadline */
+export const TICK = 'wait a moment'
 
 const textOf = (input: unknown): unknown => typeof input === 'object' && input !== null ? (input as { text?: unknown }).text : input
 
@@ -20,7 +22,9 @@ export const poolFixtureLoader: ModelLoader = async (dir, manifest, tf, ctx) => 
         const text = textOf(input)
         // process.exit in a worker thread ends that thread only
         if (text === CRASH && !isMainThread) process.exit(3)
-        if (text === SLOW) { const until = Date.now() + 400; while (Date.now() < until) { /* busy */ } }
+        const busy = text === SLOW ? 400 : text === TICK ? 5 : 0
+        const until = Date.now() + busy
+        while (Date.now() < until) { /* busy */ }
       }
       return inner.predict(inputs)
     },
