@@ -234,6 +234,7 @@ export function imageOperation<Reply extends TSchema> (fastify: FastifyInstance,
       if (hasFile && hasUrl) throw new Errors.ImageSource('both were given')
       if (!hasFile && !hasUrl) throw new Errors.ImageSource('neither was given')
       if (hasFile) {
+        if (Array.isArray(body.file)) throw new Errors.RepeatedField('file', body.file.length)
         if (!isUploadedFile(body.file)) throw new Errors.FieldType('file', 'an uploaded file (multipart/form-data)')
         if (body.file.data.length > fastify.config.imageMaxBytes) throw new Errors.ImageTooLarge(`${fastify.config.imageMaxBytes} bytes`)
         if (sniffImage(body.file.data) === null) throw new Errors.UnsupportedImage('')

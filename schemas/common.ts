@@ -10,7 +10,9 @@ export type ErrorBody = Static<typeof ErrorBody>
 export const Score = Type.Number({ minimum: 0, maximum: 1 })
 export const ApiKey = Type.String({ description: 'your API key (body or query string)' })
 export const LangCode = Type.String({ minLength: 1, description: 'language code; omitted means en' })
-export const Text = Type.String({ minLength: 1, pattern: '\\S', description: 'the text to analyse' })
+/** a character that is not whitespace, a control character (NUL ...) or an invisible format mark */
+export const VISIBLE = '[^\\s\\p{Cc}\\p{Cf}]'
+export const Text = Type.String({ minLength: 1, pattern: VISIBLE, description: 'the text to analyse' })
 export const Texts = Type.Array(Text, {
   minItems: 1,
   description: 'the texts: a JSON-array string, repeated or indexed (text[0]) fields, or a JSON array'

@@ -29,6 +29,7 @@ function raw (port: number, head: string, opts: { body?: Buffer, drip?: { bytes:
 }
 
 const status = (text: string) => Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1])
+const requestId = (text: string) => /\r\nX-Request-Id: ([\w-]{36})\r\n/i.exec(text)?.[1]
 const jsonBody = (text: string) => JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as { code: number, error: string, message: string }
 
 async function listen (t: Test, env: Record<string, string> = {}): Promise<{ app: App, port: number }> {
@@ -63,6 +64,7 @@ t.test('slow-loris: headers or body dripping in end in a JSON 408 within the req
   const { port } = await listen(t, { REQUEST_TIMEOUT_MS: '1500' })
   const headers = await raw(port, 'POST /v4/sentiment HTTP/1.1\r\nHost: x\r\n', { drip: { bytes: Buffer.from('X-Slow: ' + 'a'.repeat(200)), everyMs: 100 }, waitMs: 8000 })
   t.equal(status(headers.text), 408, 'slow headers')
+  t.ok(requestId(headers.text), 'Node\'s own 408 has a request id')
   t.ok(headers.ms < 4000, `after ${Math.round(headers.ms)} ms`)
   const body = 'api_key=' + KEY + '&text=' + 'slow '.repeat(200)
   const r = await raw(port, `POST /v4/sentiment HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n`, { drip: { bytes: Buffer.from(body), everyMs: 100 }, waitMs: 8000 })
@@ -70,6 +72,15 @@ t.test('slow-loris: headers or body dripping in end in a JSON 408 within the req
   t.match(jsonBody(r.text), { code: 408, error: 'Request Timeout', message: /not received in time/ })
   t.ok(r.ms < 4000, `after ${Math.round(r.ms)} ms`)
   t.ok(r.closed)
+  t.ok(requestId(r.text), 'so has the slow body\'s')
+})
+
+t.test('headers over the limit: a JSON 431 with a request id', async (t) => {
+  const { port } = await listen(t)
+  const r = await raw(port, `POST /v4/sentiment HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, { waitMs: 3000 })
+  t.equal(status(r.text), 431)
+  t.match(jsonBody(r.text), { code: 431, message: /headers are too large/ })
+  t.ok(requestId(r.text))
 })
 
 t.test('garbage instead of HTTP: a JSON 400 and the connection closed', async (t) => {
@@ -77,4 +88,5 @@ t.test('garbage instead of HTTP: a JSON 400 and the connection closed', async (t
   const r = await raw(port, 'HELLO THERE\r\n\r\n', { waitMs: 3000 })
   t.equal(status(r.text), 400)
   t.match(jsonBody(r.text), { code: 400 })
+  t.ok(requestId(r.text))
 })

@@ -51,6 +51,13 @@ function fromFramework (err: FastifyError, req: FastifyRequest): Error | null {
   return null
 }
 
+/** What a library's bare 4xx (a reason phrase, no more) tells the user. */
+function libraryRefusal (req: FastifyRequest, status: number): string {
+  const path = req.url.split('?')[0] ?? ''
+  const nul = /%00/i.test(path) ? ' (it holds a NUL byte, %00)' : ''
+  return `${STATUS_CODES[status] ?? 'Refused'}: ${req.method} ${path.slice(0, 200)} cannot be answered as sent${nul}.`
+}
+
 export function sendError (reply: FastifyReply, status: number, message: string, headers?: Record<string, string | number>): FastifyReply {
   if (headers !== undefined) reply.headers(headers)
   return reply.code(status).type('application/json; charset=utf-8')
@@ -78,8 +85,9 @@ export default fp(async (fastify) => {
         req.log.warn({ code: e.code }, e.message)
       }
     } else if (!ours) {
-      // a 4xx from a library: keep its text (it names the problem) unless it is empty
-      message = e.message || (STATUS_CODES[status] ?? 'Bad request')
+      // a 4xx from a library: keep its text where it names the problem, not where it is only the reason phrase
+      const bare = e.message === '' || e.message === STATUS_CODES[status]
+      message = bare ? libraryRefusal(req, status) : e.message
     }
     // a body refused before it was read whole is not drained: the connection closes
     if (status === 413 || (status === 400 && e.code === 'SVC_MALFORMED_BODY')) reply.header('connection', 'close')

@@ -117,8 +117,9 @@ export default fp(async (fastify) => {
   })
 
   const merge = (req: FastifyRequest, body: unknown): Error | undefined => {
-    if (body === undefined || body === null) body = {}
-    if (typeof body !== 'object' || Array.isArray(body) || Buffer.isBuffer(body)) {
+    // no body at all reads as no fields; a JSON null is a body that is not an object
+    if (body === undefined) body = {}
+    if (body === null || typeof body !== 'object' || Array.isArray(body) || Buffer.isBuffer(body)) {
       return new Errors.MalformedBody('a JSON body must be an object of fields')
     }
     const query = (req.query ?? {}) as Fields

@@ -46,6 +46,7 @@ t.test('a listed origin: preflight 204 with methods, headers and max-age; answer
   const pre = await preflight(app, '/v4/sentiment', APP)
   t.equal(pre.statusCode, 204)
   t.equal(pre.body, '')
+  t.type(pre.headers['x-request-id'], 'string', 'the preflight has a request id')
   readable(t, pre, APP, 'preflight')
   t.equal(pre.headers['access-control-allow-methods'], 'GET, HEAD, POST')
   t.match(String(pre.headers['access-control-allow-headers']).toLowerCase(), /(^|, )content-type(,|$)/)
@@ -68,6 +69,7 @@ t.test('a refused origin: a JSON 403 to its preflight, no CORS headers on its an
   for (const origin of [EVIL, 'https://app.example.evil.example', 'http://app.example', 'https://app.example:8443']) {
     const pre = await preflight(app, '/v4/sentiment', origin)
     t.equal(pre.statusCode, 403, origin)
+    t.type(pre.headers['x-request-id'], 'string')
     t.same(pre.json(), { code: 403, error: 'Forbidden', message: `Cross-origin calls from "${origin}" are not allowed to this API; the operator lists the origins that may call it in CORS_ORIGINS.` })
     notReadable(t, pre, `preflight from ${origin}`)
   }
