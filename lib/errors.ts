@@ -39,6 +39,7 @@ export const Errors = {
   NotFound: createError('SVC_NOT_FOUND', 'No such path: %s %s. Operations are POST /v4/<operation>; see /docs.', 404),
   MethodNotAllowed: createError('SVC_METHOD_NOT_ALLOWED', '%s is not allowed on %s; use POST.', 405),
   AdminUnauthorized: createError('SVC_ADMIN_UNAUTHORIZED', 'A valid admin token is required (Authorization: Bearer <ADMIN_TOKEN>).', 401),
+  AdminThrottled: createError('SVC_ADMIN_THROTTLED', 'Too many wrong admin tokens from this address; retry in %s s.', 429),
   AdminDisabled: createError('SVC_ADMIN_DISABLED', 'The admin API is disabled: set ADMIN_TOKEN to enable it.', 404),
   KeyNotFound: createError('SVC_KEY_NOT_FOUND', 'No key with id %s.', 404)
 } as const

@@ -4,6 +4,7 @@
 // A request is authenticated after its body is parsed, since the key may be in the body; its rate
 // is counted before a 401, so that guessing keys is limited per client address.
 import fp from 'fastify-plugin'
+import type { FastifyRequest } from 'fastify'
 import { Errors } from '../../lib/errors.js'
 import { hashKey, newKey, sameHash } from '../../lib/keys.js'
 import { storeUnavailable, type KeyStore } from '../../lib/metering.js'
@@ -93,6 +94,8 @@ export default fp(async (fastify) => {
     return rec
   })
 
+  // a list as api_key is a JSON value of the wrong type (406) or, in the other encodings, a field sent twice
+  const isJson = (req: FastifyRequest) => /\bjson\b/i.test(req.headers['content-type'] ?? '')
   fastify.decorateRequest('apiKey', null)
   fastify.addHook('preValidation', async (req, reply) => {
     const rc = req.routeOptions.config
@@ -100,7 +103,7 @@ export default fp(async (fastify) => {
     const raw = (req.body as Record<string, unknown> | undefined)?.api_key
     let refused: Error | null = null
     if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) refused = new Errors.MissingApiKey()
-    else if (Array.isArray(raw)) refused = new Errors.RepeatedField('api_key', raw.length)
+    else if (Array.isArray(raw) && !isJson(req)) refused = new Errors.RepeatedField('api_key', raw.length)
     else if (typeof raw !== 'string') refused = new Errors.ApiKeyType()
     else {
       req.apiKey = await fastify.lookupKey(raw.trim())

@@ -14,17 +14,33 @@ function fieldName (issue: ValidationIssue): string {
   return (head ?? 'body') + rest.map((p) => `[${p}]`).join('')
 }
 
-/** ajv's first error, in the service's words: missing and empty are 400, a wrong type is 406. */
-function fromValidation (issue: ValidationIssue): Error {
+const article = (type: string) => /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`
+
+/** ajv's first error, in the service's words: missing and empty are 400, a wrong type is 406 (a
+ * text of a batch, or a field inside an object, 400). */
+function fromValidation (issues: ValidationIssue[]): Error {
+  const issue = issues[0] as ValidationIssue
   const name = fieldName(issue)
-  const depth = issue.instancePath.split('/').filter(Boolean).length
+  const parts = issue.instancePath.split('/').filter(Boolean)
+  const inBatch = parts.length > 1 && parts[0] === 'text'
+  const nested = parts.length > 1 && !inBatch
   switch (issue.keyword) {
     case 'required': return new Errors.MissingField(name)
+    case 'additionalProperties': {
+      const field = String(issue.params.additionalProperty)
+      return new Errors.InvalidField(`${parts.length === 0 ? field : `${name}[${field}]`} is not a field this path takes.`)
+    }
     case 'minLength':
-    case 'pattern': return depth > 1 ? new Errors.BatchItem(name.replace(/^\w+\[|\]$/g, '')) : new Errors.EmptyText(name)
+    case 'pattern':
+      if (nested) return new Errors.InvalidField(`${name} must be a non-empty string.`)
+      return inBatch ? new Errors.BatchItem(name.replace(/^\w+\[|\]$/g, '')) : new Errors.EmptyText(name)
     case 'minItems': return new Errors.BatchEmpty()
     case 'type': {
-      if (depth > 1) return new Errors.BatchItem(name.replace(/^\w+\[|\]$/g, ''))
+      if (inBatch) return new Errors.BatchItem(name.replace(/^\w+\[|\]$/g, ''))
+      if (nested) {
+        const orNull = issues.some((i) => i.instancePath === issue.instancePath && i.params.type === 'null')
+        return new Errors.InvalidField(`${name} must be ${article(String(issue.params.type))}${orNull ? ' or null' : ''}.`)
+      }
       const want = String(issue.params.type)
       return new Errors.FieldType(name, want === 'string' ? 'a string' : want === 'array' ? 'an array of strings' : `of type ${want}`)
     }
@@ -68,7 +84,7 @@ export default fp(async (fastify) => {
   fastify.setErrorHandler((error: FastifyError, req, reply) => {
     let err: Error = error
     if (error.validation !== undefined && error.validation.length > 0) {
-      err = fromValidation(error.validation[0] as unknown as ValidationIssue)
+      err = fromValidation(error.validation as unknown as ValidationIssue[])
     } else {
       err = fromFramework(error, req) ?? error
     }

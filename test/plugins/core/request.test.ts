@@ -1,5 +1,6 @@
 // SPEC §2: every encoding reaches the same validated shape, for every text operation.
 import t from 'tap'
+import type { InjectOptions } from 'fastify'
 import { build, form, FORM, KEY, multipart } from '../../helper.js'
 
 const OPS = ['sentiment', 'ner', 'taxonomy', 'keywords', 'emotion', 'sarcasm', 'intent', 'new/intent']
@@ -118,7 +119,7 @@ t.test('an uploaded image is recognised by its bytes, not its name or part type'
 
 t.test('odd bodies get the message a user needs: JSON null, a repeated key or file, texts of control characters', async (t) => {
   const app = await build(t)
-  const inject = async (o: Parameters<typeof app.inject>[0]) => {
+  const inject = async (o: InjectOptions) => {
     const r = await app.inject(o)
     return { status: r.statusCode, body: r.json() as { code: number, message: string } }
   }
