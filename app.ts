@@ -34,6 +34,7 @@ import phraseExtractor from './plugins/ops/phrase_extractor.js'
 import nsfw from './plugins/ops/nsfw.js'
 import targetSentiment from './plugins/ops/target_sentiment.js'
 import customClassifier from './plugins/ops/custom_classifier.js'
+import notOffered from './plugins/ops/not_offered.js'
 import health from './plugins/system/health.js'
 import modelList from './plugins/system/model-list.js'
 import usage from './plugins/system/usage.js'
@@ -66,6 +67,9 @@ async function app (fastify: FastifyInstance, opts: AppOptions) {
     await fastify.register(op, { prefix: '/v4' })
     await fastify.register(op, { prefix: '/v3' })
   }
+  // text_parser and popularity: 501 (the Node client's popularity by url calls /v3)
+  await fastify.register(notOffered, { prefix: '/v4' })
+  await fastify.register(notOffered, { prefix: '/v3' })
   await fastify.register(health)
   await fastify.register(modelList)
   await fastify.register(usage)

@@ -37,6 +37,7 @@ export const Errors = {
     'The answer was not ready within the deadline of %s s; nothing was charged. Retry later or send fewer texts.', 503),
   CorsRefused: createError('SVC_CORS_REFUSED', 'Cross-origin calls from %s are not allowed %s; the operator lists the origins that may call it in CORS_ORIGINS.', 403),
   NotFound: createError('SVC_NOT_FOUND', 'No such path: %s %s. Operations are POST /v4/<operation>; see /docs.', 404),
+  NotOffered: createError('SVC_NOT_OFFERED', 'This server does not offer %s: %s See docs/api.md.', 501),
   MethodNotAllowed: createError('SVC_METHOD_NOT_ALLOWED', '%s is not allowed on %s; use POST.', 405),
   AdminUnauthorized: createError('SVC_ADMIN_UNAUTHORIZED', 'A valid admin token is required (Authorization: Bearer <ADMIN_TOKEN>).', 401),
   AdminThrottled: createError('SVC_ADMIN_THROTTLED', 'Too many wrong admin tokens from this address; retry in %s s.', 429),

@@ -138,3 +138,28 @@ t.test('the official Node client: abuse, target sentiment, custom classifier, ph
   const nsfw = await parse(pd.nsfw!(jpg, 'local'))
   t.match(nsfw, { output: /safe to open at work$/, prob: Number })
 })
+
+t.test('the official Node client: multilingualSentiment answers as sentiment; textParser and popularity are 501 JSON', { skip: hasRealModel('sentiment-multilingual') ? false : 'model-store/sentiment-multilingual missing' }, async (t) => {
+  const app = await buildWithRealModels(t, ['sentiment', 'sentiment-multilingual'])
+  await app.listen({ host: '127.0.0.1', port: 0 })
+  const { port } = app.server.address() as { port: number }
+  const pd = loadClient(`http://127.0.0.1:${port}`)
+  const parse = async (p: Promise<string>) => JSON.parse(await p) as Record<string, any>
+
+  const text = 'El servicio fue terrible y la comida llegó fría.'
+  const ml = await parse(pd.multilingualSentiment!(text, 'es'))
+  t.same(Object.keys(ml.sentiment), ['negative', 'neutral', 'positive'])
+  const direct = await app.inject({ method: 'POST', url: '/v4/sentiment', payload: { api_key: KEY, text, lang_code: 'es' } })
+  t.same(ml.sentiment, direct.json().sentiment, 'the answer of /v4/sentiment with lang_code=es')
+  t.same({ lang_code: ml.lang_code, lang_source: ml.lang_source }, { lang_code: 'es', lang_source: 'given' })
+  const cn = await parse(pd.multilingualSentiment!('这个很好', 'cn'))
+  t.match(cn, { code: 400, message: /lang_code "cn" is not supported by multilang/ }, 'a language the client allows but this server does not serve')
+
+  const parser = await parse(pd.textParser!('The cat sat on the mat.'))
+  t.same(parser, { code: 501, error: 'Not Implemented', message: 'This server does not offer text_parser: it has no dependency parser (none is trained or shipped here). See docs/api.md.' })
+  const require = createRequire(import.meta.url)
+  const jpg = join(require.resolve('paralleldots'), '..', 'image-file.jpg')
+  t.match(await parse(pd.popularity!(jpg, 'local')), { code: 501, message: /does not offer popularity/ })
+  t.match(await parse(pd.popularity!('https://example.com/a.jpg', 'url')), { code: 501 }, 'by url (the client calls /v3)')
+  t.equal((await app.inject({ method: 'POST', url: '/usage', payload: { api_key: KEY } })).json().text.daily.used, 2, 'only the two sentiment answers were charged')
+})

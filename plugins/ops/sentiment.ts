@@ -21,4 +21,17 @@ export default async function sentiment (fastify: FastifyInstance) {
     single: (s) => ({ sentiment: s }),
     many: (rs) => ({ sentiment: rs })
   })
+  // the Node client's multilingualSentiment posts text and lang_code here: the same answer
+  textOperation(fastify, {
+    op: 'multilang',
+    model: 'sentiment',
+    summary: 'Sentiment of a text in its language (the path of the Node client\'s multilingualSentiment): as /v4/sentiment',
+    batch: false,
+    detect: true,
+    predictsTexts: true,
+    models: ['sentiment-multilingual'],
+    reply: SentimentReply,
+    run,
+    single: (s) => ({ sentiment: s })
+  })
 }
