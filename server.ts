@@ -5,7 +5,7 @@ import app from './app.js'
 import { serverOptions } from './options.js'
 import { environment, loadConfig } from './lib/config.js'
 import { concurrency, isPrimary, supervise, type Concurrency } from './lib/cluster.js'
-import { newKey } from './lib/keys.js'
+import { developmentKey, keysNotice } from './lib/dev-key.js'
 import { RedisStore } from './lib/store/redis.js'
 import { openStore } from './plugins/core/store.js'
 
@@ -15,24 +15,23 @@ export async function build (config = loadConfig()) {
   return fastify
 }
 
-// One development key for every process (each would otherwise make its own, valid only there).
-async function sharedDevKey (config: ReturnType<typeof loadConfig>): Promise<Record<string, string>> {
-  if (config.apiKeys.length > 0) return {}
+// The development key is made (lib/dev-key.ts) and announced once, before the processes that read it start.
+async function announceKeys (config: ReturnType<typeof loadConfig>): Promise<void> {
+  if (config.apiKeys.length > 0) return
   const store = openStore(config)
   let stored = 0
   try {
     if (store instanceof RedisStore) await store.connect(3000)
     stored = (await store.listKeys()).length
-  } catch { /* store down: still give a dev key */ }
+  } catch { /* store down: still give the dev key */ }
   await store.close()
-  if (stored > 0) return {}
-  const dev = newKey()
-  process.stderr.write(`\nNo API_KEYS configured and no keys in the store: development key for this run:\n${dev}\n\n`)
-  return { API_KEYS: dev }
+  const dev = stored === 0 ? await developmentKey(config.dataDir) : null
+  process.stderr.write(keysNotice(config.dataDir, dev, stored))
 }
 
 async function primary (config: ReturnType<typeof loadConfig>, c: Concurrency): Promise<void> {
-  const env: Record<string, string> = { ...await sharedDevKey(config) }
+  await announceKeys(config)
+  const env: Record<string, string> = {}
   const given = environment().TEXT_WORKERS
   if ((given ?? '') === '') env.TEXT_WORKERS = String(c.textWorkers)
   process.stderr.write(`starting ${c.processes} HTTP processes (WEB_CONCURRENCY), ${env.TEXT_WORKERS ?? given} text workers each\n`)

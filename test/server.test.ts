@@ -1,39 +1,69 @@
 // server.ts as users run it (npm start): no configuration, the embedded store, a development key
-// printed once at start-up, and a clean exit on SIGTERM.
-import t from 'tap'
-import { spawn } from 'node:child_process'
+// printed once at each start-up and the same after a restart, and a clean exit on SIGTERM.
+import t, { type Test as Tap } from 'tap'
+import { execFileSync, spawn } from 'node:child_process'
+import { readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { freePort, tempDir } from './helper.js'
 
 const root = join(import.meta.dirname, '..')
 
-t.test('starts on its defaults, prints a development key that works, exits on SIGTERM', async (t) => {
+/** npm start on a data folder: the process, what it printed so far, and its port once it listens */
+async function start (t: Tap, dataDir: string, env: Record<string, string> = {}) {
   const port = await freePort()
-  const dataDir = tempDir(t)
   const proc = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, MODEL_STORE: tempDir(t), LOG_LEVEL: 'warn' }
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, MODEL_STORE: tempDir(t), LOG_LEVEL: 'warn', ...env }
   })
   t.teardown(() => { if (proc.exitCode === null) proc.kill('SIGKILL') })
-  let stderr = ''
-  proc.stderr.on('data', (d) => { stderr += String(d) })
+  const out = { stderr: '' }
+  proc.stderr.on('data', (d) => { out.stderr += String(d) })
   const deadline = Date.now() + 30_000
   let live = false
   while (Date.now() < deadline && !live) {
     try { live = (await fetch(`http://127.0.0.1:${port}/health/live`)).ok } catch { await new Promise((resolve) => setTimeout(resolve, 200)) }
   }
   t.ok(live, 'listening')
-  const key = /development key for this run:\n(\S+)/.exec(stderr)?.[1]
+  const stop = async () => {
+    const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)))
+    proc.kill('SIGTERM')
+    return await exited
+  }
+  return { port, out, stop }
+}
+
+const printedKey = (stderr: string) => /the development key \(kept in .*dev-key\):\n(\S+)/.exec(stderr)?.[1]
+
+t.test('starts on its defaults, prints a development key that works, exits on SIGTERM', async (t) => {
+  const dataDir = tempDir(t)
+  const { port, out, stop } = await start(t, dataDir)
+  const key = printedKey(out.stderr)
   t.ok(key, 'a development key was printed')
-  t.equal(stderr.split(key ?? '-').length - 1, 1, 'printed once')
+  t.equal(out.stderr.split(key ?? '-').length - 1, 1, 'printed once')
+  t.equal(readFileSync(join(dataDir, 'dev-key'), 'utf8').trim(), key, 'kept in DATA_DIR/dev-key')
+  t.equal(statSync(join(dataDir, 'dev-key')).mode & 0o077, 0, 'readable by its owner only')
   const usage = await fetch(`http://127.0.0.1:${port}/usage`, { method: 'POST', body: new URLSearchParams({ api_key: key ?? '' }) })
   t.equal(usage.status, 200)
   t.match(await usage.json(), { key: { name: 'development' } })
   const noModel = await fetch(`http://127.0.0.1:${port}/v4/sentiment`, { method: 'POST', body: new URLSearchParams({ api_key: key ?? '', text: 'hello there' }) })
   t.equal(noModel.status, 503, 'no model in this store: 503, not a made-up score')
-  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)))
-  proc.kill('SIGTERM')
-  t.equal(await exited, 0, 'clean exit on SIGTERM')
+  t.equal(await stop(), 0, 'clean exit on SIGTERM')
+
+  const again = await start(t, dataDir, { WEB_CONCURRENCY: '2' })
+  t.equal(printedKey(again.out.stderr), key, 'the same key after a restart, printed again (by the supervisor of two processes)')
+  t.equal(again.out.stderr.split(key ?? '-').length - 1, 1, 'once')
+  for (let i = 0; i < 4; i++) {
+    const res = await fetch(`http://127.0.0.1:${again.port}/usage`, { method: 'POST', body: new URLSearchParams({ api_key: key ?? '' }) })
+    t.equal(res.status, 200, 'it works in every process')
+  }
+  t.equal(await again.stop(), 0)
+
+  execFileSync(process.execPath, ['--import', 'tsx', 'bin/keys.ts', 'create', '--name', 'shop'], { cwd: root, env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir }, stdio: 'ignore' })
+  const third = await start(t, dataDir)
+  t.match(third.out.stderr, /1 key\(s\) in the store and no API_KEYS: the development key is not accepted/, 'once a key is stored, start-up says why no key is printed')
+  const refused = await fetch(`http://127.0.0.1:${third.port}/usage`, { method: 'POST', body: new URLSearchParams({ api_key: key ?? '' }) })
+  t.equal(refused.status, 401)
+  t.equal(await third.stop(), 0)
 })
 
 t.test('a bad configuration value stops start-up with a readable message', async (t) => {

@@ -6,7 +6,9 @@
 import fp from 'fastify-plugin'
 import type { FastifyRequest } from 'fastify'
 import { Errors } from '../../lib/errors.js'
-import { hashKey, newKey, sameHash } from '../../lib/keys.js'
+import cluster from 'node:cluster'
+import { hashKey, sameHash } from '../../lib/keys.js'
+import { developmentKey, keysNotice } from '../../lib/dev-key.js'
 import { storeUnavailable, type KeyStore } from '../../lib/metering.js'
 import type { KeyRecord } from '../../lib/store/types.js'
 import type { Config } from '../../schemas/env.js'
@@ -36,13 +38,11 @@ async function configuredKeys (config: Config, store: KeyStore): Promise<Map<str
   for (const k of config.apiKeys) add(k, 'env')
   if (config.apiKeys.length > 0) return keys
   let stored = 0
-  try { stored = (await store.listKeys()).length } catch { /* store down: still give a dev key */ }
-  if (stored === 0) {
-    const dev = newKey()
-    add(dev, 'dev')
-    // printed once, on purpose, outside the request log
-    process.stderr.write(`\nNo API_KEYS configured and no keys in the store: development key for this run:\n${dev}\n\n`)
-  }
+  try { stored = (await store.listKeys()).length } catch { /* store down: still give the dev key */ }
+  const dev = stored === 0 ? await developmentKey(config.dataDir) : null
+  if (dev !== null) add(dev, 'dev')
+  // the processes of a cluster leave it to their supervisor (server.ts) to say, once
+  if (cluster.isPrimary) process.stderr.write(keysNotice(config.dataDir, dev, stored))
   return keys
 }
 
