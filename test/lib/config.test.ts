@@ -76,3 +76,20 @@ t.test('the allocator settings reach every start of the service: npm start and t
     t.match(image, new RegExp(` ${name}=${value}( |$)`), `the Dockerfile sets ${name}=${value}`)
   }
 })
+
+t.test('docs/configuration.md lists every variable the configuration reads, and no variable it does not', async (t) => {
+  const { concurrency } = await import('../../lib/cluster.js')
+  const read = new Set<string>()
+  const watch = (k: string | symbol) => { if (typeof k === 'string') read.add(k) }
+  const env = new Proxy({}, { get: (_t, k) => { watch(k) }, has: (_t, k) => { watch(k); return false } })
+  loadConfig(env)
+  concurrency(env)
+  const doc = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'configuration.md'), 'utf8')
+  const rows = doc.split('\n').filter((l) => l.startsWith('| `'))
+  const documented = new Set(rows.flatMap((l) => [...(l.split(' | ')[0] ?? '').matchAll(/`([A-Z_]+)`/g)].map((m) => m[1] as string)))
+  // read by glibc and by the tests, not by the service's configuration (their rows say so)
+  const notRead = ['MALLOC_MMAP_THRESHOLD_', 'CHROMIUM_PATH']
+  t.same([...read].filter((v) => !documented.has(v)), [], 'every variable read is documented')
+  t.same([...documented].filter((v) => !read.has(v) && !notRead.includes(v)), [], 'every documented variable is read')
+  t.ok(read.size >= 38, `${read.size} variables`)
+})
