@@ -177,11 +177,20 @@ function positionRank (toks: Token[], window = 6, iterations = 20, damping = 0.8
   ids.forEach((id, p) => { bias[id]! += 1 / (p + 1) })
   const bsum = bias.reduce((a, b) => a + b, 0)
   for (let i = 0; i < n; i++) bias[i]! /= bsum
-  const edges = new Map<number, Map<number, number>>()
+  // the weighted edges grouped by their first word, in the order words and their neighbours first
+  // meet (the sums below run in that order), then flat for the iterations
+  const slot = new Map<number, number>()
+  const nbrs: number[][] = []
+  const weights: number[][] = []
+  const order: number[] = []
   const link = (a: number, b: number) => {
-    const m = edges.get(a) ?? new Map<number, number>()
-    m.set(b, (m.get(b) ?? 0) + 1)
-    edges.set(a, m)
+    const key = a * n + b
+    const at = slot.get(key)
+    if (at !== undefined) { (weights[a] as number[])[at]!++; return }
+    if (nbrs[a] === undefined) { nbrs[a] = []; weights[a] = []; order.push(a) }
+    slot.set(key, (nbrs[a] as number[]).length)
+    ;(nbrs[a] as number[]).push(b)
+    ;(weights[a] as number[]).push(1)
   }
   for (let i = 0; i < ids.length; i++) {
     for (let j = i + 1; j < Math.min(ids.length, i + window); j++) {
@@ -190,15 +199,23 @@ function positionRank (toks: Token[], window = 6, iterations = 20, damping = 0.8
       link(ids[j] as number, ids[i] as number)
     }
   }
+  const src: number[] = []
+  const dst: number[] = []
+  const w: number[] = []
   const outSum = new Float64Array(n)
-  for (const [a, m] of edges) for (const w of m.values()) outSum[a]! += w
+  for (const a of order) {
+    ;(nbrs[a] as number[]).forEach((b, k) => { src.push(a); dst.push(b); w.push((weights[a] as number[])[k] as number) })
+    for (const x of weights[a] as number[]) outSum[a]! += x
+  }
   let r = Float64Array.from(bias)
   for (let it = 0; it < iterations; it++) {
     const next = new Float64Array(n)
     for (let i = 0; i < n; i++) next[i] = (1 - damping) * (bias[i] as number)
-    for (const [a, m] of edges) {
-      const share = damping * (r[a] as number) / (outSum[a] as number)
-      for (const [b, w] of m) next[b]! += share * w
+    let share = 0
+    for (let e = 0; e < src.length; e++) {
+      const a = src[e] as number
+      if (e === 0 || a !== src[e - 1]) share = damping * (r[a] as number) / (outSum[a] as number)
+      next[dst[e] as number]! += share * (w[e] as number)
     }
     r = next
   }

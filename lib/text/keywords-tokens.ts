@@ -6,6 +6,19 @@ import winkModel from 'wink-eng-lite-web-model'
 
 type Nlp = ReturnType<typeof winkNLP>
 let nlp: Nlp | undefined
+// the model's Porter2 stemmer, as wink-nlp's its.stem applies it to a token's text, with the stems
+// of words seen lately kept (most words of a text, and of a batch, repeat)
+const porter = (winkModel as unknown as { addons: { stem: (word: string) => string } }).addons.stem
+const stems = new Map<string, string>()
+const STEMS_KEPT = 50_000
+function stem (word: string): string {
+  let s = stems.get(word)
+  if (s !== undefined) return s
+  s = porter(word).toLowerCase()
+  if (stems.size >= STEMS_KEPT) stems.clear()
+  stems.set(word, s)
+  return s
+}
 /** The wink-nlp English pipeline, loaded once per process (about 100 ms). */
 export function getNlp (): Nlp {
   nlp ??= winkNLP(winkModel)
@@ -39,7 +52,6 @@ export function tokenise (text: string): Token[] {
   const words = doc.tokens().out() as string[]
   const pos = doc.tokens().out(its.pos) as string[]
   const spaces = doc.tokens().out(its.precedingSpaces) as string[]
-  const stems = doc.tokens().out(its.stem as never) as string[]
   const stopFlags = doc.tokens().out(its.stopWordFlag) as unknown as boolean[]
   const sentOf = new Int32Array(words.length)
   const spans = doc.sentences().out(its.span) as unknown as Array<[number, number]>
@@ -58,7 +70,7 @@ export function tokenise (text: string): Token[] {
       const next = words[i + 1] as string
       const np = pos[i + 1] as string
       prev.text += '-' + next
-      prev.stems.push((stems[i + 1] as string).toLowerCase())
+      prev.stems.push(stem(next))
       // "Web-based", "model-driven": a compound ending in a participle describes the next noun
       prev.pos = np === 'VERB' ? 'ADJ' : np === 'ADJ' || HEAD.has(np) ? np : prev.pos
       prev.stop = false
@@ -70,7 +82,7 @@ export function tokenise (text: string): Token[] {
       DOTTED.test(prev.text) && DOTTED.test(words[i + 1] as string)
     if (dotted) {
       prev.text += '.' + (words[i + 1] as string)
-      prev.stems.push((stems[i + 1] as string).toLowerCase())
+      prev.stems.push(stem(words[i + 1] as string))
       prev.pos = 'PROPN'
       prev.stop = false
       i++
@@ -80,7 +92,7 @@ export function tokenise (text: string): Token[] {
     out.push({
       text: w,
       pos: p === 'VERB' && /^[a-z]/.test(w) ? /ed$/.test(w) ? 'VBN' : /ing$/.test(w) ? 'VBG' : p : p,
-      stems: [(stems[i] as string).toLowerCase()],
+      stems: [stem(w)],
       sentence,
       sentenceStart: prev === undefined || prev.sentence !== sentence,
       stop: stopFlags[i] === true,
