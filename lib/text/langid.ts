@@ -10,6 +10,7 @@
 import { join } from 'node:path'
 import type { LoadedModel, ModelLoader } from '../models.js'
 import { loadTextClassifier } from './classifier.js'
+import { abortReason, currentSignal } from '../deadline.js'
 import { LANGUAGE_NAMES, LID_ALIASES, writtenIn } from './languages.js'
 
 export interface Detection {
@@ -137,6 +138,25 @@ function refine (d: Detection, p: number[]): Detection {
   return { code, name: LANGUAGE_NAMES[code] as string, prob, alternatives: [{ code, prob }, ...d.alternatives.filter((a) => a.code !== code)] }
 }
 
+// a large batch hands the event loop back after this many characters (other requests go on, and a
+// request past its deadline stops here: lib/deadline.ts)
+const YIELD_CHARS = 50_000
+
+async function detectAll (model: FastTextModel, texts: string[]): Promise<Detection[]> {
+  const found: Detection[] = []
+  let read = 0
+  for (const t of texts) {
+    found.push(detectWith(model, t))
+    read += t.length
+    if (read < YIELD_CHARS) continue
+    read = 0
+    await new Promise((resolve) => setImmediate(resolve))
+    const signal = currentSignal()
+    if (signal?.aborted === true) throw abortReason(signal)
+  }
+  return found
+}
+
 export const loadLanguageId: ModelLoader = async (dir, manifest, tf, ctx) => {
   // the package's own lid.176.ftz, read from its folder
   const { getLIDModel } = await import('fasttext.wasm.js') as unknown as { getLIDModel: () => Promise<{ load: () => Promise<FastTextModel> }> }
@@ -149,7 +169,7 @@ export const loadLanguageId: ModelLoader = async (dir, manifest, tf, ctx) => {
     ? await loadTextClassifier(join(dir, LATIN_DIR), { ...manifest, labels: [...LATIN] }, tf, ctx) as LoadedModel<string, number[]>
     : undefined
   const detect = async (texts: string[], askLatin: boolean): Promise<Detection[]> => {
-    const found = texts.map((t) => detectWith(model, t))
+    const found = await detectAll(model, texts)
     const asked = latin === undefined || !askLatin ? [] : found.flatMap((d, i) => asksLatin(texts[i] as string, d) ? [i] : [])
     if (latin !== undefined && asked.length > 0) {
       const p = await latin.predict(asked.map((i) => texts[i] as string))
