@@ -11,9 +11,10 @@
 import { join } from 'node:path'
 import { calibrate, CALIBRATED } from './calibrate.js'
 import { calibrateLanguages, LANGUAGE_CALIBRATED } from './calibrate-language.js'
+import { latest, STORE } from './heads/embed.js'
 
 const op = process.argv[2]
-// npm run train -- calibrate <model> [version folder]: the calibration by input (or by language) of a trained model
+// npm run train -- calibrate <model> [version folder]: the calibration by input (or by language) of a trained model (its highest version by default)
 if (op === 'calibrate') {
   const model = process.argv[3]
   const byLanguage = Object.keys(LANGUAGE_CALIBRATED)
@@ -21,7 +22,9 @@ if (op === 'calibrate') {
     process.stderr.write(`usage: npm run train -- calibrate <model>   (models: ${[...CALIBRATED, ...byLanguage].join(', ')})\n`)
     process.exit(2)
   }
-  const dir = process.argv[4] ?? join(import.meta.dirname, '..', 'model-store', model, '1')
+  // the model's highest version folder, as the service loads it
+  const folder = join(STORE, model)
+  const dir = process.argv[4] ?? join(folder, String(latest(folder)))
   await (byLanguage.includes(model) ? calibrateLanguages(model, dir) : calibrate(model, dir))
   process.exit(0)
 }

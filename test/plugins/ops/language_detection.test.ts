@@ -163,9 +163,10 @@ t.test(ownScores, { skip: routed.every(hasRealModel) ? false : 'multilingual mod
   for (const [op, folder, labels] of [['sentiment', 'sentiment-multilingual', ['negative', 'neutral', 'positive']], ['emotion', 'emotion-multilingual', ['Fear', 'Happy', 'Angry', 'Sad', 'Excited', 'Bored']]] as const) {
     const model = app.models.get(folder)!
     const params = languageCalibrationOf(model.manifest)
-    // neither has a temperature per language: sentiment's head (on the text encoder) has one for
-    // every language in head.json, emotion's is in its weights
-    t.equal(params, undefined, `${folder}: no calibration by language`)
+    // sentiment's head has one temperature in head.json and its own for the languages whose fitted
+    // one differs by 1.5x or more (training/calibrate-language.ts); emotion's is in its weights
+    const own = folder === 'sentiment-multilingual' ? ['hi', 'nl'] : []
+    t.same(Object.keys(params?.temperature ?? {}).sort(), own, `${folder}: the languages calibrated on their own`)
     for (const [lang, text] of [['es', 'El servicio fue horrible, nadie me ayudó y perdí todo el día esperando'], ['de', 'Ich habe solche Angst vor der Prüfung morgen früh'], ['hi', 'yeh phone bahut accha hai yaar, mujhe pasand aaya']] as const) {
       if (!model.manifest.languages.includes(lang)) continue
       const row = (await model.predict([text]))[0] as number[]
@@ -176,7 +177,7 @@ t.test(ownScores, { skip: routed.every(hasRealModel) ? false : 'multilingual mod
       const got = labels.map((l) => res[op]![l]!)
       t.same(got, want, `${op} ${lang}: the model's scores with the ${lang} temperature (${params?.temperature[lang] ?? 'none'})`)
       t.equal(got.indexOf(Math.max(...got)), raw.indexOf(Math.max(...raw)), `${op} ${lang}: the same top label`)
-      if (params === undefined) t.same(got, raw, `${op} ${lang}: the scores as the weights give them`)
+      if (!own.includes(lang)) t.same(got, raw, `${op} ${lang}: the scores as the weights give them`)
       else t.notSame(got, raw, `${op} ${lang}: not the scores as the weights give them`)
     }
   }
