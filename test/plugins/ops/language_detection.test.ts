@@ -31,6 +31,13 @@ t.test('language_detection: English names, probabilities and codes; the batch un
   t.same((res.json() as { batch: Guess[] }).batch.map((g) => g.output), cases.map((c) => c[1]))
   const short = (await post(app, '/v4/language_detection', { text: 'hoe gaat het' })).json() as Guess
   t.equal(short.lang_code, 'nl', 'a 3-word message')
+  // a long text's language is read from its first DETECT_CHARS characters
+  const { DETECT_CHARS } = await import('../../../lib/text/langid.js')
+  const english = 'The delivery arrived two days late and nobody answered my mails. '.repeat(40).slice(0, DETECT_CHARS)
+  const german = ' Ich bin mit der Lieferung sehr zufrieden und komme gerne wieder.'.repeat(100)
+  const mixed = (await post(app, '/v4/language_detection', { text: english + german })).json() as Guess
+  t.equal(mixed.lang_code, 'en', 'English for its first 2,000 characters, German after: English')
+  t.equal(((await post(app, '/v4/language_detection', { text: german })).json() as Guess).lang_code, 'de')
 })
 
 const hinglish = ['language_detection', 'sentiment', 'sentiment-multilingual', 'emotion', 'emotion-multilingual']
