@@ -3,7 +3,7 @@
 // machine (the real model store, the production options and defaults). Short texts are the
 // project's everyday sentences; long ones are 7,000 characters made of them. Prints per-text
 // milliseconds and the batch/singles ratio (at most about 1 is the target: a batch never costs
-// more than its texts one by one), and keywords_batch of 100 long texts against its 1.5 s target.
+// more than its texts one by one), and keywords_batch of 100 long texts (the median of five) against its 1.5 s target.
 // Asserts nothing.
 import Fastify from 'fastify'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -71,8 +71,12 @@ for (const op of OPS) {
   console.log(`${op.padEnd(20)} ${row(s)}              ${row(l)}`)
 }
 if (OPS.includes('keywords')) {
-  const ms = await post('keywords_batch', { text: Array.from({ length: 100 }, (_, i) => long(i + 2000)) })
-  console.log(`keywords_batch of 100 texts of 7,000 characters: ${(ms / 1000).toFixed(2)} s (target 1.5 s)`)
+  // five batches of other texts each, the median
+  const runs: number[] = []
+  for (let r = 0; r < 5; r++) runs.push(await post('keywords_batch', { text: Array.from({ length: 100 }, (_, i) => long(i + 2000 + 100 * r)) }))
+  const s = runs.map((ms) => (ms / 1000).toFixed(2))
+  const median = [...runs].sort((a, b) => a - b)[2] as number
+  console.log(`keywords_batch of 100 texts of 7,000 characters: median ${(median / 1000).toFixed(2)} s of ${s.join(', ')} (target 1.5 s)`)
 }
 await fastify.close()
 rmSync(dataDir, { recursive: true, force: true })
