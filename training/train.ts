@@ -28,10 +28,15 @@ if (op === 'calibrate') {
   await (byLanguage.includes(model) ? calibrateLanguages(model, dir) : calibrate(model, dir))
   process.exit(0)
 }
+// npm run train -- label <model> <texts file> [out file]: a classifier's scores for unlabelled texts
+if (op === 'label') {
+  await (await import('./heads/label.js')).main(process.argv.slice(3))
+  process.exit(0)
+}
 // every model has a training script of its own: the span and pair models, the multilingual ones, and the word-order classifiers (kind text-cnn)
 const MODELS = ['sentiment', 'emotion', 'sarcasm', 'intent', 'new_intent', 'taxonomy', 'abuse', 'target_sentiment', 'ner', 'keywords', 'similarity', 'word-vectors', 'sentiment-multilingual', 'emotion-multilingual', 'language_detection']
 if (op === undefined || !MODELS.includes(op)) {
-  process.stderr.write(`usage: npm run train -- <model>   (models: ${MODELS.join(', ')}; calibrate <model>)\n`)
+  process.stderr.write(`usage: npm run train -- <model>   (models: ${MODELS.join(', ')}; calibrate <model>; label <model> <texts file>)\n`)
   process.exit(2)
 }
 // the models on the text encoder: a head's trainer (training/heads/)
