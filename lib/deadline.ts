@@ -16,11 +16,10 @@ export class Deadline {
   private readonly controller = new AbortController()
   private readonly timer: NodeJS.Timeout
 
-  constructor (readonly ms: number, onPassed?: () => void) {
+  constructor (ms: number) {
+    const retry = Math.max(1, Math.ceil(ms / 1000))
     this.timer = setTimeout(() => {
-      const err = withHeaders(new Errors.DeadlinePassed(ms / 1000), { 'retry-after': Math.max(1, Math.ceil(ms / 1000)) })
-      this.controller.abort(err)
-      onPassed?.()
+      this.controller.abort(withHeaders(new Errors.DeadlinePassed(ms / 1000), { 'retry-after': retry }))
     }, ms)
     this.timer.unref()
   }

@@ -271,7 +271,8 @@ export class TextPool extends WorkerPool<Slot, TextReply, Ready> {
     this.queued -= n
     const msg: TextJob = jobs.length === 1 ? first.msg : { ...first.msg, inputs: jobs.flatMap((j) => j.msg.inputs) }
     try {
-      slot.worker.postMessage(msg)
+      // a message behind another may be cancelled before its worker starts it
+      slot.worker.postMessage(slot.inflight.length > 0 ? { ...msg, behind: true } : msg)
       slot.inflight.push({ id: msg.id, jobs })
       slot.worker.ref()
       this.jobs++

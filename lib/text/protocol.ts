@@ -12,7 +12,14 @@ export interface WorkerInit { models: PoolModel[], detector?: PoolModel, ctx: Lo
  * of an operation, comma-separated, and the worker detects each text's language, routes it
  * (lib/text/langid.ts routeLanguage) and runs the first of them that serves it: one output per
  * text, a Routed. */
-export interface TextJob { id: number, model: string, inputs: unknown[], detect?: string }
+export interface TextJob {
+  id: number
+  model: string
+  inputs: unknown[]
+  detect?: string
+  /** sent while the worker ran another: it reads its messages (a TextCancel) before starting this one */
+  behind?: true
+}
 /** A worker's error for a message it skipped (TextCancel) */
 export const CANCELLED = 'cancelled: its requests were answered without it'
 /** The pool no longer wants the answer to message `cancel`: a worker that has not started it skips it. */

@@ -42,7 +42,9 @@ try {
       // a cancel can cross the reply of a job already done: the oldest are forgotten
       cancelled.add(msg.cancel)
       if (cancelled.size > 1_000) cancelled.delete(cancelled.values().next().value as number)
-    } else last = last.then(() => run(msg))
+      return
+    }
+    last = last.then(() => run(msg))
   })
   // the messages that arrived while the last job ran are read before the next starts
   const readMessages = () => new Promise<void>((resolve) => setImmediate(resolve))
@@ -50,7 +52,7 @@ try {
 
   async function run (job: TextJob): Promise<void> {
     let reply: TextReply
-    await readMessages()
+    if (job.behind === true) await readMessages()
     if (cancelled.delete(job.id)) {
       port.postMessage({ id: job.id, error: CANCELLED, tensors: tf.memory().numTensors } satisfies TextReply)
       return

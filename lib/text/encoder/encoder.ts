@@ -98,12 +98,17 @@ export class TextEncoder {
 
   private async pass (): Promise<void> {
     // a text that only requests past their deadline still want is not encoded
-    const unwanted = (w: Waiting) => w.wanted !== null && w.wanted.every((s) => s.aborted)
-    for (const w of this.queue.filter(unwanted)) {
+    const wanted: Waiting[] = []
+    for (const w of this.queue) {
+      const gone = w.wanted !== null && w.wanted.every((s) => s.aborted)
+      if (!gone) {
+        wanted.push(w)
+        continue
+      }
       this.inFlight.delete(w.text)
       w.reject(abortReason((w.wanted as AbortSignal[])[0] as AbortSignal))
     }
-    this.queue = this.queue.filter((w) => !unwanted(w))
+    this.queue = wanted
     const taken = this.queue.splice(0, this.options.maxBatch)
     if (taken.length === 0) return
     const ids = taken.map((w) => this.tokenizer.ids(w.text))
