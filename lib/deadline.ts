@@ -57,7 +57,11 @@ export function abortReason (signal: AbortSignal): Error {
 }
 
 /** A pool's waiting job: `drop` runs if `signal` aborts before the job settles. */
-export function dropOnAbort<T> (job: { resolve: (v: T) => void, reject: (e: Error) => void }, signal: AbortSignal, drop: () => void): void {
+export function dropOnAbort<T> (
+  job: { resolve: (v: T) => void, reject: (e: Error) => void },
+  signal: AbortSignal,
+  drop: () => void
+): void {
   signal.addEventListener('abort', drop, { once: true })
   const { resolve, reject } = job
   job.resolve = (v) => { signal.removeEventListener('abort', drop); resolve(v) }

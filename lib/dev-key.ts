@@ -40,6 +40,10 @@ export async function developmentKey (dataDir: string): Promise<string> {
 
 /** What start-up says of the keys (printed on purpose outside the request log). */
 export function keysNotice (dataDir: string, key: string | null, stored: number): string {
-  if (key !== null) return `\nNo API_KEYS configured and no keys in the store: the development key (kept in ${devKeyFile(dataDir)}):\n${key}\n\n`
-  return `\n${stored} key(s) in the store and no API_KEYS: the development key is not accepted (npm run keys -- list)\n\n`
+  if (key !== null) {
+    const where = `the development key (kept in ${devKeyFile(dataDir)})`
+    return `\nNo API_KEYS configured and no keys in the store: ${where}:\n${key}\n\n`
+  }
+  const why = 'the development key is not accepted (npm run keys -- list)'
+  return `\n${stored} key(s) in the store and no API_KEYS: ${why}\n\n`
 }

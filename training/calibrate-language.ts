@@ -45,7 +45,8 @@ export async function calibrateLanguages (op: string, dir: string, log: (s: stri
   const { tf } = await getTf()
   // the scores as served before this calibration (the weights, and any other calibration the manifest has): what the temperatures are fitted on
   const served = { ...manifest, calibration: rest } as ModelManifest
-  const model = await loaderOfClassifier(manifest.kind)(dir, served, tf, { imageMaxPixels: 0 }) as LoadedModel<string, number[]>
+  const load = loaderOfClassifier(manifest.kind)
+  const model = await load(dir, served, tf, { imageMaxPixels: 0 }) as LoadedModel<string, number[]>
   const multi = false
   const index = new Map(manifest.labels.map((l, i) => [l, i]))
   const temperature: Record<string, number> = {}
@@ -58,7 +59,7 @@ export async function calibrateLanguages (op: string, dir: string, log: (s: stri
     const f = fitCalibration(fit.map((i) => toLogits(probs[i]!, multi)), fit.map((i) => gold[i]!), multi, undefined, false)
     const kept = Math.abs(Math.log(f.temperature)) >= Math.log(KEEP_WITHIN)
     if (kept) temperature[lang] = r4(f.temperature)
-    else log(`  ${lang}: fitted T ${r4(f.temperature)}, within ${KEEP_WITHIN}x of the shared temperature: kept as it is`)
+    else log(`  ${lang}: fitted T ${r4(f.temperature)}, within ${KEEP_WITHIN}x of the shared temperature: not kept`)
     fitted += fit.length
     const held = rows.map((_, i) => i).filter((i) => !fitsTemperature(rows[i]!.text) && gold[i]! >= 0)
     halves.push({ lang, before: held.map((i) => probs[i]!), gold: held.map((i) => gold[i]!) })
@@ -68,7 +69,12 @@ export async function calibrateLanguages (op: string, dir: string, log: (s: stri
     method: METHOD,
     temperature,
     multiLabel: multi,
-    fitted: `npm run train -- calibrate ${op}: ${fitted} rows, the half of each language's validation rows picked by training/metrics.ts fitsTemperature; for each language alone, Adam on the negative log-likelihood, no bias per label; kept where at least ${KEEP_WITHIN}x from 1`
+    fitted: [
+      `npm run train -- calibrate ${op}: ${fitted} rows,`,
+      'the half of each language\'s validation rows picked by training/metrics.ts fitsTemperature;',
+      'for each language alone, Adam on the negative log-likelihood, no bias per label;',
+      `kept where at least ${KEEP_WITHIN}x from 1`
+    ].join(' ')
   }
   for (const h of halves) {
     const after = recalibrateLanguage(h.before, h.lang, params)

@@ -14,7 +14,8 @@ import { calibrateLanguages, LANGUAGE_CALIBRATED } from './calibrate-language.js
 import { latest, STORE } from './heads/embed.js'
 
 const op = process.argv[2]
-// npm run train -- calibrate <model> [version folder]: the calibration by input (or by language) of a trained model (its highest version by default)
+// npm run train -- calibrate <model> [version folder]: the calibration by input (or by language) of a
+// trained model (its highest version by default)
 if (op === 'calibrate') {
   const model = process.argv[3]
   const byLanguage = Object.keys(LANGUAGE_CALIBRATED)
@@ -36,7 +37,8 @@ if (op === 'label') {
 // every model has a training script of its own: the span and pair models, the multilingual ones, and the word-order classifiers (kind text-cnn)
 const MODELS = ['sentiment', 'emotion', 'sarcasm', 'intent', 'new_intent', 'taxonomy', 'abuse', 'target_sentiment', 'ner', 'keywords', 'similarity', 'word-vectors', 'sentiment-multilingual', 'emotion-multilingual', 'language_detection']
 if (op === undefined || !MODELS.includes(op)) {
-  process.stderr.write(`usage: npm run train -- <model>   (models: ${MODELS.join(', ')}; calibrate <model>; label <model> <texts file>)\n`)
+  const other = 'calibrate <model>; label <model> <texts file>'
+  process.stderr.write(`usage: npm run train -- <model>   (models: ${MODELS.join(', ')}; ${other})\n`)
   process.exit(2)
 }
 // the models on the text encoder: a head's trainer (training/heads/)

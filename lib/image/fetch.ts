@@ -51,11 +51,15 @@ function bareHost (hostname: string): string {
 /** Aborted after `ms` (the fetch's cap) or when the running request's deadline passes first. */
 function stopping (ms: number): { signal: AbortSignal, clear: () => void } {
   const capped = new AbortController()
-  const cap = setTimeout(() => capped.abort(new Errors.UrlFetch(`timed out after ${Math.round(ms / 1000)} s`)), ms).unref()
+  const timedOut = () => capped.abort(new Errors.UrlFetch(`timed out after ${Math.round(ms / 1000)} s`))
+  const cap = setTimeout(timedOut, ms).unref()
   const request = currentSignal()
   const signal = request === undefined ? capped.signal : AbortSignal.any([capped.signal, request])
   return { signal, clear: () => clearTimeout(cap) }
 }
+
+/** One hop's answer: a redirect to follow, or the image's bytes. */
+type Fetched = { redirect: string } | { body: Buffer }
 
 /** What a user is told of a fetch that failed. */
 function fetchError (err: unknown): Error {
@@ -64,7 +68,8 @@ function fetchError (err: unknown): Error {
   if (typeof e.code === 'string' && e.code.startsWith('SVC_')) return err as Error
   if (e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN') return new Errors.UrlFetch('the host name does not resolve')
   if (e.code === 'ECONNREFUSED') return new Errors.UrlFetch('the server refused the connection')
-  const tls = typeof e.code === 'string' && (e.code.includes('CERT') || e.code.includes('SSL') || e.code.startsWith('ERR_TLS'))
+  const code = typeof e.code === 'string' ? e.code : ''
+  const tls = code.includes('CERT') || code.includes('SSL') || code.startsWith('ERR_TLS')
   if (tls) return new Errors.UrlFetch('the server\'s TLS certificate is not valid')
   return new Errors.UrlFetch('could not connect')
 }
@@ -88,7 +93,7 @@ export function createImageFetcher (opts: FetchImageOptions): (url: string) => P
   }) as unknown as typeof dnsLookup
 
   // `stop`: aborted at the fetch's time cap or the request's deadline, and the request is destroyed
-  const once = (url: URL, deadline: number, stop: AbortSignal): Promise<{ redirect: string } | { body: Buffer }> => new Promise((resolvePromise, reject) => {
+  const once = (url: URL, deadline: number, stop: AbortSignal): Promise<Fetched> => new Promise((resolvePromise, reject) => {
     const host = bareHost(url.hostname)
     if (isIP(host) !== 0 && !allowed(host, host)) { reject(new Refused(REFUSED)); return }
     const agent = new https.Agent({ lookup: guardedLookup(host), keepAlive: false, ...(opts.ca ? { ca: opts.ca } : {}) })

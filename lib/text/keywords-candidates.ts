@@ -204,7 +204,12 @@ function positionRank (toks: Token[], window = 6, iterations = 20, damping = 0.8
   const w: number[] = []
   const outSum = new Float64Array(n)
   for (const a of order) {
-    ;(nbrs[a] as number[]).forEach((b, k) => { src.push(a); dst.push(b); w.push((weights[a] as number[])[k] as number) })
+    const ws = weights[a] as number[]
+    ;(nbrs[a] as number[]).forEach((b, k) => {
+      src.push(a)
+      dst.push(b)
+      w.push(ws[k] as number)
+    })
     for (const x of weights[a] as number[]) outSum[a]! += x
   }
   let r = Float64Array.from(bias)

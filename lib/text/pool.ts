@@ -17,7 +17,8 @@
 import type { Worker, WorkerOptions } from 'node:worker_threads'
 import type { LoaderContext } from '../models.js'
 import { WorkerPool, overloaded, type WorkerSlot } from '../worker-pool.js'
-import { CANCELLED, type PoolModel, type Ready, type Routed, type TextCancel, type TextJob, type TextReply, type WorkerInit } from './protocol.js'
+import { CANCELLED } from './protocol.js'
+import type { PoolModel, Ready, Routed, TextCancel, TextJob, TextReply, WorkerInit } from './protocol.js'
 import { compileWorkers } from '../worker-build.js'
 import { abortReason, currentSignal, dropOnAbort } from '../deadline.js'
 
@@ -229,7 +230,8 @@ export class TextPool extends WorkerPool<Slot, TextReply, Ready> {
     }
     for (const slot of this.slots) {
       const sent = slot.inflight.find((m) => m.jobs.includes(job))
-      if (sent?.jobs.every((j) => j.dropped === true) === true) slot.worker.postMessage({ cancel: sent.id } satisfies TextCancel)
+      if (sent?.jobs.every((j) => j.dropped === true) !== true) continue
+      slot.worker.postMessage({ cancel: sent.id } satisfies TextCancel)
     }
   }
 

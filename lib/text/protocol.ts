@@ -4,7 +4,13 @@ import type { LoaderContext } from '../models.js'
 import type { WorkerFailed, WorkerReady } from '../worker-pool.js'
 
 /** A model as a worker loads it: the loader is named by module address and export, not passed. */
-export interface PoolModel { name: string, version: number, dir: string, manifest: ModelManifest, loader: { module: string, export: string } }
+export interface PoolModel {
+  name: string
+  version: number
+  dir: string
+  manifest: ModelManifest
+  loader: { module: string, export: string }
+}
 /** detector: the language identifier, for jobs that detect each text's language and then run the
  * model serving it (`detect`) in one message */
 export interface WorkerInit { models: PoolModel[], detector?: PoolModel, ctx: LoaderContext }
@@ -27,6 +33,8 @@ export interface TextCancel { cancel: number }
 /** A detecting job's output per text: the language routed by, whether the detector was sure, and
  * the model's output (null when no model serves the language: the caller refuses the request). */
 export type Routed = [code: string, sure: boolean, output: unknown]
-export type TextReply = { id: number, outputs: unknown[], tensors: number } | { id: number, error: string, tensors: number }
+export type TextReply =
+  | { id: number, outputs: unknown[], tensors: number }
+  | { id: number, error: string, tensors: number }
 export type Ready = WorkerReady & { tensors: number }
 export type WorkerStatus = Ready | WorkerFailed

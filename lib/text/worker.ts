@@ -7,7 +7,8 @@ import type { LoadedModel, ModelLoader } from '../models.js'
 import { getTf } from '../tf.js'
 import { adoptShared } from './shared-memory.js'
 import { detectFor, routeLanguage, type Detection } from './langid.js'
-import { CANCELLED, type PoolModel, type Routed, type TextCancel, type TextJob, type TextReply, type WorkerInit, type WorkerStatus } from './protocol.js'
+import { CANCELLED } from './protocol.js'
+import type { PoolModel, Routed, TextCancel, TextJob, TextReply, WorkerInit, WorkerStatus } from './protocol.js'
 
 const init = workerData as WorkerInit
 const port = parentPort!

@@ -28,7 +28,8 @@ function fromValidation (issues: ValidationIssue[]): Error {
     case 'required': return new Errors.MissingField(name)
     case 'additionalProperties': {
       const field = String(issue.params.additionalProperty)
-      return new Errors.InvalidField(`${parts.length === 0 ? field : `${name}[${field}]`} is not a field this path takes.`)
+      const named = parts.length === 0 ? field : `${name}[${field}]`
+      return new Errors.InvalidField(`${named} is not a field this path takes.`)
     }
     case 'minLength':
     case 'pattern':
@@ -39,7 +40,8 @@ function fromValidation (issues: ValidationIssue[]): Error {
       if (inBatch) return new Errors.BatchItem(name.replace(/^\w+\[|\]$/g, ''))
       if (nested) {
         const orNull = issues.some((i) => i.instancePath === issue.instancePath && i.params.type === 'null')
-        return new Errors.InvalidField(`${name} must be ${article(String(issue.params.type))}${orNull ? ' or null' : ''}.`)
+        const want = article(String(issue.params.type)) + (orNull ? ' or null' : '')
+        return new Errors.InvalidField(`${name} must be ${want}.`)
       }
       const want = String(issue.params.type)
       return new Errors.FieldType(name, want === 'string' ? 'a string' : want === 'array' ? 'an array of strings' : `of type ${want}`)

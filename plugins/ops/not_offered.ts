@@ -15,7 +15,11 @@ export default async function notOffered (fastify: FastifyInstance) {
     fastify.route({
       method: 'POST',
       url: `/${op}`,
-      schema: { summary: `Not offered by this server: answers 501 (${op})`, tags: ['absent'], response: errorResponses(501) },
+      schema: {
+        summary: `Not offered by this server: answers 501 (${op})`,
+        tags: ['absent'],
+        response: errorResponses(501)
+      },
       handler: async () => { throw new Errors.NotOffered(op, why) }
     })
   }

@@ -25,7 +25,7 @@ export default async function sentiment (fastify: FastifyInstance) {
   textOperation(fastify, {
     op: 'multilang',
     model: 'sentiment',
-    summary: 'Sentiment of a text in its language (the path of the Node client\'s multilingualSentiment): as /v4/sentiment',
+    summary: 'Sentiment of a text in its language (the Node client\'s multilingualSentiment): as /v4/sentiment',
     batch: false,
     detect: true,
     predictsTexts: true,

@@ -18,7 +18,8 @@ function formPlan (body: Fields): Fields {
   for (const [k, v] of Object.entries(body)) {
     const m = /^plan\[(\w+)\]$/.exec(k)
     if (m === null) { out[k] = v; continue }
-    plan[m[1] as string] = v === '' || v === 'null' ? null : typeof v === 'string' && /^\d+(\.\d+)?$/.test(v) ? Number(v) : v
+    const number = typeof v === 'string' && /^\d+(\.\d+)?$/.test(v)
+    plan[m[1] as string] = v === '' || v === 'null' ? null : number ? Number(v) : v
   }
   return Object.keys(plan).length === 0 ? out : { ...out, plan }
 }

@@ -3,7 +3,12 @@ import { ApiKey, LangCode, Text, Texts, VISIBLE } from '../common.js'
 import { SentimentScores } from './sentiment.js'
 
 export const TARGET_MAX_CHARS = 200
-const Aspect = Type.String({ minLength: 1, maxLength: TARGET_MAX_CHARS, pattern: VISIBLE, description: 'the aspect (target) whose sentiment is wanted; it must occur in the text' })
+const Aspect = Type.String({
+  minLength: 1,
+  maxLength: TARGET_MAX_CHARS,
+  pattern: VISIBLE,
+  description: 'the aspect (target) whose sentiment is wanted; it must occur in the text'
+})
 const fields = { aspect: Type.Optional(Aspect), entity: Type.Optional({ ...Aspect, description: 'the older clients\' name for aspect' }), lang_code: Type.Optional(LangCode) }
 
 export const TargetSentimentBody = Type.Object({ api_key: ApiKey, text: Text, ...fields })

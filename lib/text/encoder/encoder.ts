@@ -71,7 +71,8 @@ export class TextEncoder {
     const signal = currentSignal()
     const pending = this.inFlight.get(text)
     if (pending !== undefined) {
-      if (pending.waiting.wanted !== null) pending.waiting.wanted = signal === undefined ? null : [...pending.waiting.wanted, signal]
+      const { waiting } = pending
+      if (waiting.wanted !== null) waiting.wanted = signal === undefined ? null : [...waiting.wanted, signal]
       return await pending.vector
     }
     let waiting: Waiting | undefined
