@@ -77,7 +77,8 @@ t.test('slow-loris: headers or body dripping in end in a JSON 408 within the req
 
 t.test('headers over the limit: a JSON 431 with a request id', async (t) => {
   const { port } = await listen(t)
-  const r = await raw(port, `POST /v4/sentiment HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, { waitMs: 3000 })
+  const head = `POST /v4/sentiment HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`
+  const r = await raw(port, head, { waitMs: 3000 })
   t.equal(status(r.text), 431)
   t.match(jsonBody(r.text), { code: 431, message: /headers are too large/ })
   t.ok(requestId(r.text))

@@ -139,7 +139,9 @@ t.test('the official Node client: abuse, target sentiment, custom classifier, ph
   t.match(nsfw, { output: /safe to open at work$/, prob: Number })
 })
 
-t.test('the official Node client: multilingualSentiment answers as sentiment; textParser and popularity are 501 JSON', { skip: hasRealModel('sentiment-multilingual') ? false : 'model-store/sentiment-multilingual missing' }, async (t) => {
+const multilingual = { skip: hasRealModel('sentiment-multilingual') ? false : 'sentiment-multilingual missing' }
+const absent = 'the official Node client: multilingualSentiment answers as sentiment; textParser, popularity 501'
+t.test(absent, multilingual, async (t) => {
   const app = await buildWithRealModels(t, ['sentiment', 'sentiment-multilingual'])
   await app.listen({ host: '127.0.0.1', port: 0 })
   const { port } = app.server.address() as { port: number }
@@ -149,17 +151,23 @@ t.test('the official Node client: multilingualSentiment answers as sentiment; te
   const text = 'El servicio fue terrible y la comida llegó fría.'
   const ml = await parse(pd.multilingualSentiment!(text, 'es'))
   t.same(Object.keys(ml.sentiment), ['negative', 'neutral', 'positive'])
-  const direct = await app.inject({ method: 'POST', url: '/v4/sentiment', payload: { api_key: KEY, text, lang_code: 'es' } })
+  const payload = { api_key: KEY, text, lang_code: 'es' }
+  const direct = await app.inject({ method: 'POST', url: '/v4/sentiment', payload })
   t.same(ml.sentiment, direct.json().sentiment, 'the answer of /v4/sentiment with lang_code=es')
   t.same({ lang_code: ml.lang_code, lang_source: ml.lang_source }, { lang_code: 'es', lang_source: 'given' })
   const cn = await parse(pd.multilingualSentiment!('这个很好', 'cn'))
-  t.match(cn, { code: 400, message: /lang_code "cn" is not supported by multilang/ }, 'a language the client allows but this server does not serve')
+  const cnRefused = { code: 400, message: /lang_code "cn" is not supported by multilang/ }
+  t.match(cn, cnRefused, 'a language the client allows but this server does not serve')
 
   const parser = await parse(pd.textParser!('The cat sat on the mat.'))
-  t.same(parser, { code: 501, error: 'Not Implemented', message: 'This server does not offer text_parser: it has no dependency parser (none is trained or shipped here). See docs/api.md.' })
+  const why = 'it has no dependency parser (none is trained or shipped here)'
+  const message = `This server does not offer text_parser: ${why}. See docs/api.md.`
+  t.same(parser, { code: 501, error: 'Not Implemented', message })
   const require = createRequire(import.meta.url)
   const jpg = join(require.resolve('paralleldots'), '..', 'image-file.jpg')
   t.match(await parse(pd.popularity!(jpg, 'local')), { code: 501, message: /does not offer popularity/ })
-  t.match(await parse(pd.popularity!('https://example.com/a.jpg', 'url')), { code: 501 }, 'by url (the client calls /v3)')
-  t.equal((await app.inject({ method: 'POST', url: '/usage', payload: { api_key: KEY } })).json().text.daily.used, 2, 'only the two sentiment answers were charged')
+  const byUrl = await parse(pd.popularity!('https://example.com/a.jpg', 'url'))
+  t.match(byUrl, { code: 501 }, 'by url (the client calls /v3)')
+  const usage = await app.inject({ method: 'POST', url: '/usage', payload: { api_key: KEY } })
+  t.equal(usage.json().text.daily.used, 2, 'only the two sentiment answers were charged')
 })

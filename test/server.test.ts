@@ -13,7 +13,16 @@ async function start (t: Tap, dataDir: string, env: Record<string, string> = {})
   const port = await freePort()
   const proc = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, MODEL_STORE: tempDir(t), LOG_LEVEL: 'warn', ...env }
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      MODEL_STORE: tempDir(t),
+      LOG_LEVEL: 'warn',
+      ...env
+    }
   })
   t.teardown(() => { if (proc.exitCode === null) proc.kill('SIGKILL') })
   const out = { stderr: '' }
@@ -32,6 +41,8 @@ async function start (t: Tap, dataDir: string, env: Record<string, string> = {})
   return { port, out, stop }
 }
 
+const usageOf = (port: number, key: string | undefined) =>
+  fetch(`http://127.0.0.1:${port}/usage`, { method: 'POST', body: new URLSearchParams({ api_key: key ?? '' }) })
 const printedKey = (stderr: string) => /the development key \(kept in .*dev-key\):\n(\S+)/.exec(stderr)?.[1]
 
 t.test('starts on its defaults, prints a development key that works, exits on SIGTERM', async (t) => {
@@ -50,18 +61,22 @@ t.test('starts on its defaults, prints a development key that works, exits on SI
   t.equal(await stop(), 0, 'clean exit on SIGTERM')
 
   const again = await start(t, dataDir, { WEB_CONCURRENCY: '2' })
-  t.equal(printedKey(again.out.stderr), key, 'the same key after a restart, printed again (by the supervisor of two processes)')
+  const same = 'the same key after a restart, printed again (by the supervisor of two processes)'
+  t.equal(printedKey(again.out.stderr), key, same)
   t.equal(again.out.stderr.split(key ?? '-').length - 1, 1, 'once')
   for (let i = 0; i < 4; i++) {
-    const res = await fetch(`http://127.0.0.1:${again.port}/usage`, { method: 'POST', body: new URLSearchParams({ api_key: key ?? '' }) })
+    const res = await usageOf(again.port, key)
     t.equal(res.status, 200, 'it works in every process')
   }
   t.equal(await again.stop(), 0)
 
-  execFileSync(process.execPath, ['--import', 'tsx', 'bin/keys.ts', 'create', '--name', 'shop'], { cwd: root, env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir }, stdio: 'ignore' })
+  const keysEnv = { PATH: process.env.PATH ?? '', DATA_DIR: dataDir }
+  const create = ['--import', 'tsx', 'bin/keys.ts', 'create', '--name', 'shop']
+  execFileSync(process.execPath, create, { cwd: root, env: keysEnv, stdio: 'ignore' })
   const third = await start(t, dataDir)
-  t.match(third.out.stderr, /1 key\(s\) in the store and no API_KEYS: the development key is not accepted/, 'once a key is stored, start-up says why no key is printed')
-  const refused = await fetch(`http://127.0.0.1:${third.port}/usage`, { method: 'POST', body: new URLSearchParams({ api_key: key ?? '' }) })
+  const why = /1 key\(s\) in the store and no API_KEYS: the development key is not accepted/
+  t.match(third.out.stderr, why, 'once a key is stored, start-up says why no key is printed')
+  const refused = await usageOf(third.port, key)
   t.equal(refused.status, 401)
   t.equal(await third.stop(), 0)
 })

@@ -93,7 +93,7 @@ export function createImageFetcher (opts: FetchImageOptions): (url: string) => P
   }) as unknown as typeof dnsLookup
 
   // `stop`: aborted at the fetch's time cap or the request's deadline, and the request is destroyed
-  const once = (url: URL, deadline: number, stop: AbortSignal): Promise<Fetched> => new Promise((resolvePromise, reject) => {
+  const once = (url: URL, deadline: number, stop: AbortSignal) => new Promise<Fetched>((resolvePromise, reject) => {
     const host = bareHost(url.hostname)
     if (isIP(host) !== 0 && !allowed(host, host)) { reject(new Refused(REFUSED)); return }
     const agent = new https.Agent({ lookup: guardedLookup(host), keepAlive: false, ...(opts.ca ? { ca: opts.ca } : {}) })

@@ -86,7 +86,8 @@ t.test('docs/configuration.md lists every variable the configuration reads, and 
   concurrency(env)
   const doc = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'configuration.md'), 'utf8')
   const rows = doc.split('\n').filter((l) => l.startsWith('| `'))
-  const documented = new Set(rows.flatMap((l) => [...(l.split(' | ')[0] ?? '').matchAll(/`([A-Z_]+)`/g)].map((m) => m[1] as string)))
+  const namesOf = (row: string) => [...(row.split(' | ')[0] ?? '').matchAll(/`([A-Z_]+)`/g)].map((m) => m[1] as string)
+  const documented = new Set(rows.flatMap(namesOf))
   // read by glibc and by the tests, not by the service's configuration (their rows say so)
   const notRead = ['MALLOC_MMAP_THRESHOLD_', 'CHROMIUM_PATH']
   t.same([...read].filter((v) => !documented.has(v)), [], 'every variable read is documented')

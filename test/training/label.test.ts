@@ -4,15 +4,20 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { execFileSync } from 'node:child_process'
 import { hasRealModel, tempDir } from '../helper.js'
-import { label, readTexts } from '../../training/heads/label.js'
+import { label, readTexts, type Labelled } from '../../training/heads/label.js'
 
 t.test('readTexts: a text a line, or the text of each JSON line', async (t) => {
   t.same(readTexts('first one\n\n{"text": "second", "id": 2}\n  third  \n'), ['first one', 'second', '  third  '])
   t.throws(() => readTexts('{"body": "no text"}'), /without a "text" string/)
 })
 
-const texts = ['I love this phone, it is great', 'The delivery was late and the box was broken', 'The meeting is at noon']
-t.test('label: scores by label summing to 1, the top label their argmax, in input order', { skip: hasRealModel('sentiment') ? false : 'model-store/sentiment missing' }, async (t) => {
+const texts = [
+  'I love this phone, it is great',
+  'The delivery was late and the box was broken',
+  'The meeting is at noon'
+]
+const sentiment = { skip: hasRealModel('sentiment') ? false : 'model-store/sentiment missing' }
+t.test('label: scores by label summing to 1, the top label their argmax, in input order', sentiment, async (t) => {
   const rows = await label('sentiment', texts)
   t.same(rows.map((r) => r.text), texts)
   for (const r of rows) {
@@ -24,14 +29,15 @@ t.test('label: scores by label summing to 1, the top label their argmax, in inpu
   t.equal(rows[1]!.top, 'negative')
 })
 
-t.test('the command writes one JSON line a text', { skip: hasRealModel('sentiment') ? false : 'model-store/sentiment missing' }, async (t) => {
+t.test('the command writes one JSON line a text', sentiment, async (t) => {
   const dir = tempDir(t)
   const input = join(dir, 'texts.txt')
   const output = join(dir, 'labelled.jsonl')
   writeFileSync(input, texts.join('\n'))
   const root = join(import.meta.dirname, '..', '..')
-  execFileSync(process.execPath, ['--import', 'tsx', 'training/train.ts', 'label', 'sentiment', input, output], { cwd: root, stdio: 'ignore' })
-  const lines = readFileSync(output, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { text: string, top: string })
+  const args = ['--import', 'tsx', 'training/train.ts', 'label', 'sentiment', input, output]
+  execFileSync(process.execPath, args, { cwd: root, stdio: 'ignore' })
+  const lines = readFileSync(output, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Labelled)
   t.same(lines.map((l) => l.text), texts)
   t.same(lines.map((l) => l.top), (await label('sentiment', texts)).map((r) => r.top))
 })

@@ -20,7 +20,8 @@ const until = async (ok: () => boolean, ms = 10_000) => {
   return ok()
 }
 
-t.test('a batch that outlasts the deadline: 503 JSON with Retry-After, refunded, logged, its queued work dropped', async (t) => {
+const outlasts = 'a batch past the deadline: 503 JSON with Retry-After, refunded, logged, its queued work dropped'
+t.test(outlasts, async (t) => {
   const lines: string[] = []
   const stream = new Writable({ write (chunk, _enc, cb) { lines.push(String(chunk)); cb() } })
   const logger = { ...(serverOptions(loadConfig({})).logger as object), stream }
@@ -29,7 +30,8 @@ t.test('a batch that outlasts the deadline: 503 JSON with Retry-After, refunded,
   const pool = app.models.textPool!
   const texts = Array.from({ length: 600 }, () => TICK)
   const started = Date.now()
-  const res = await app.inject({ method: 'POST', url: '/v4/sentiment_batch', headers: FORM, payload: form({ api_key: KEY, text: JSON.stringify(texts) }) })
+  const payload = form({ api_key: KEY, text: JSON.stringify(texts) })
+  const res = await app.inject({ method: 'POST', url: '/v4/sentiment_batch', headers: FORM, payload })
   t.equal(res.statusCode, 503)
   t.same(Object.keys(res.json()), ['code', 'error', 'message'])
   t.match(res.json().message, /deadline of 0\.5 s; nothing was charged/)
@@ -38,13 +40,16 @@ t.test('a batch that outlasts the deadline: 503 JSON with Retry-After, refunded,
   t.ok(Date.now() - started < 600 * 5, 'answered before the batch could have finished')
   // 600 texts are 3 chunks of 256 at most: one runs on, the one sent behind it is skipped, the last never sent
   t.equal(pool.stats().queued, 0, 'nothing of it waits in the queue')
-  t.ok(await until(() => pool.skipped === 1 && pool.stats().busy === 0), 'the worker skipped the chunk it held, then idled')
+  const idle = await until(() => pool.skipped === 1 && pool.stats().busy === 0)
+  t.ok(idle, 'the worker skipped the chunk it held, then idled')
   t.equal(pool.jobs, 2, 'the third chunk never reached a worker')
   const usage = await app.inject({ method: 'POST', url: '/usage', headers: FORM, payload: form({ api_key: KEY }) })
   t.equal(usage.json().text.daily.used, 0, 'the 600 texts were refunded')
   const log = lines.map((l) => JSON.parse(l) as { reqId?: string, code?: string, msg?: string })
-  t.ok(log.some((l) => l.reqId === res.headers['x-request-id'] && l.code === 'SVC_DEADLINE_PASSED'), 'the log names the request')
-  const after = await app.inject({ method: 'POST', url: '/v4/sentiment', headers: FORM, payload: form({ api_key: KEY, text: 'fine again' }) })
+  const named = log.some((l) => l.reqId === res.headers['x-request-id'] && l.code === 'SVC_DEADLINE_PASSED')
+  t.ok(named, 'the log names the request')
+  const again = form({ api_key: KEY, text: 'fine again' })
+  const after = await app.inject({ method: 'POST', url: '/v4/sentiment', headers: FORM, payload: again })
   t.equal(after.statusCode, 200, 'the next request is answered')
 })
 
@@ -58,7 +63,8 @@ t.test('over a real socket the client gets its 503, not a closed connection', as
   t.equal((await res.json() as { code: number }).code, 503)
 })
 
-t.test('a stalled image server: 503 at the deadline, refunded, and its connection is closed', { skip: hasRealModel('object_recognizer') ? false : 'model-store/object_recognizer missing' }, async (t) => {
+const objects = { skip: hasRealModel('object_recognizer') ? false : 'model-store/object_recognizer missing' }
+t.test('a stalled image server: 503 at the deadline, refunded, and its connection is closed', objects, async (t) => {
   const tls = selfSignedCert(tempDir(t))
   const sockets: Socket[] = []
   let closed = 0
@@ -67,10 +73,17 @@ t.test('a stalled image server: 503 at the deadline, refunded, and its connectio
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   t.teardown(() => { for (const s of sockets) s.destroy(); server.close() })
   const { port } = server.address() as { port: number }
-  const env = { IMAGE_FETCH_ALLOW_HOSTS: '127.0.0.1', IMAGE_FETCH_CA_FILE: tls.certFile, REQUEST_TIMEOUT_MS: '700', IMAGE_FETCH_TIMEOUT_MS: '20000', QUOTA_IMAGE_DAILY: '10' }
+  const env = {
+    IMAGE_FETCH_ALLOW_HOSTS: '127.0.0.1',
+    IMAGE_FETCH_CA_FILE: tls.certFile,
+    REQUEST_TIMEOUT_MS: '700',
+    IMAGE_FETCH_TIMEOUT_MS: '20000',
+    QUOTA_IMAGE_DAILY: '10'
+  }
   const app = await buildWithRealModels(t, ['object_recognizer'], { env })
   const started = Date.now()
-  const res = await app.inject({ method: 'POST', url: '/v4/object_recognizer', headers: FORM, payload: form({ api_key: KEY, url: `https://127.0.0.1:${port}/photo.jpg` }) })
+  const payload = form({ api_key: KEY, url: `https://127.0.0.1:${port}/photo.jpg` })
+  const res = await app.inject({ method: 'POST', url: '/v4/object_recognizer', headers: FORM, payload })
   t.equal(res.statusCode, 503)
   t.match(res.json().message, /deadline of 0\.7 s/)
   t.ok(res.headers['retry-after'])

@@ -117,28 +117,40 @@ t.test('an uploaded image is recognised by its bytes, not its name or part type'
   t.match(text.json(), { code: 415, error: 'Unsupported Media Type', message: /jpeg, png, bmp or tiff/ })
 })
 
-t.test('odd bodies get the message a user needs: JSON null, a repeated key or file, texts of control characters', async (t) => {
+const odd = 'odd bodies get the message a user needs: JSON null, a repeated key or file, texts of control characters'
+t.test(odd, async (t) => {
   const app = await build(t)
   const inject = async (o: InjectOptions) => {
     const r = await app.inject(o)
     return { status: r.statusCode, body: r.json() as { code: number, message: string } }
   }
   const json = { 'content-type': 'application/json' }
+  const unread = 'The request body could not be read: '
+  const notObject = 'a JSON body must be an object of fields.'
+  const refused = (message: string) => ({ status: 400, body: { code: 400, error: 'Bad Request', message } })
+  const sentiment = (fields: Record<string, string | string[]>) =>
+    inject({ method: 'POST', url: '/v4/sentiment', headers: FORM, payload: form(fields) })
+  const empty = 'must be a non-empty string (not only whitespace or control characters).'
   t.same(await inject({ method: 'POST', url: '/v4/sentiment', headers: json, payload: 'null' }),
-    { status: 400, body: { code: 400, error: 'Bad Request', message: 'The request body could not be read: a JSON body must be an object of fields.' } },
+    refused(`${unread}${notObject}`),
     'JSON null is refused as [1,2] is, not read as a body without a key')
-  t.same((await inject({ method: 'POST', url: '/v4/sentiment', headers: FORM, payload: form({ api_key: [KEY, KEY], text: 'hi there' }) })).body.message,
+  t.same((await sentiment({ api_key: [KEY, KEY], text: 'hi there' })).body.message,
     'api_key was sent 2 times; send it once.')
-  const twoFiles = multipart([{ name: 'api_key', value: KEY }, { name: 'file', value: 'x', filename: 'a.jpg' }, { name: 'file', value: 'y', filename: 'b.jpg' }])
+  const twoFiles = multipart([
+    { name: 'api_key', value: KEY },
+    { name: 'file', value: 'x', filename: 'a.jpg' },
+    { name: 'file', value: 'y', filename: 'b.jpg' }
+  ])
   t.same(await inject({ method: 'POST', url: '/v4/facial_emotion', ...twoFiles }),
     { status: 400, body: { code: 400, error: 'Bad Request', message: 'file was sent 2 times; send it once.' } })
   for (const text of ['\u0000\u0000\u0000', '\u200b', ' \u0007 ']) {
-    const one = await inject({ method: 'POST', url: '/v4/sentiment', headers: FORM, payload: form({ api_key: KEY, text }) })
-    t.same(one, { status: 400, body: { code: 400, error: 'Bad Request', message: 'text must be a non-empty string (not only whitespace or control characters).' } }, JSON.stringify(text))
+    const one = await sentiment({ api_key: KEY, text })
+    t.same(one, refused(`text ${empty}`), JSON.stringify(text))
   }
-  const batch = await inject({ method: 'POST', url: '/v4/sentiment_batch', headers: FORM, payload: form({ api_key: KEY, text: JSON.stringify(['fine', '\u0000']) }) })
+  const payload = form({ api_key: KEY, text: JSON.stringify(['fine', '\u0000']) })
+  const batch = await inject({ method: 'POST', url: '/v4/sentiment_batch', headers: FORM, payload })
   t.equal(batch.body.message, 'text[1] must be a non-empty string (not only whitespace or control characters).')
-  const emoji = await inject({ method: 'POST', url: '/v4/sentiment', headers: FORM, payload: form({ api_key: KEY, text: '👍🏽\u200d' }) })
+  const emoji = await sentiment({ api_key: KEY, text: '👍🏽\u200d' })
   t.equal(emoji.status, 200, 'a text of emoji (with a joiner) is a text')
 })
 
@@ -146,5 +158,6 @@ t.test('a library\'s bare refusal names the path: GET /dashboard/%00', async (t)
   const app = await build(t)
   const res = await app.inject({ method: 'GET', url: '/dashboard/%00' })
   t.equal(res.statusCode, 400)
-  t.same(res.json(), { code: 400, error: 'Bad Request', message: 'Bad Request: GET /dashboard/%00 cannot be answered as sent (it holds a NUL byte, %00).' })
+  const message = 'Bad Request: GET /dashboard/%00 cannot be answered as sent (it holds a NUL byte, %00).'
+  t.same(res.json(), { code: 400, error: 'Bad Request', message })
 })

@@ -11,7 +11,11 @@ const auth = { authorization: `Bearer ${TOKEN}` }
 
 t.test('bad plans are 400s that name the field; a good one is kept as asked, in JSON and in a form', async (t) => {
   const app = await build(t, { env })
-  const create = (payload: unknown) => app.inject({ method: 'POST', url: '/admin/keys', headers: auth, payload: payload as object })
+  const create = (payload: unknown) =>
+    app.inject({ method: 'POST', url: '/admin/keys', headers: auth, payload: payload as object })
+  const createByForm = (fields: Record<string, string>) =>
+    app.inject({ method: 'POST', url: '/admin/keys', headers: { ...auth, ...FORM }, payload: form(fields) })
+  const keys = async () => (await app.inject({ method: 'GET', url: '/admin/keys', headers: auth })).json().keys
   const refused: Array<[unknown, string]> = [
     [{ name: 'a', plan: { bogus: 1 } }, 'plan[bogus] is not a field this path takes.'],
     [{ name: 'a', plan: { textDaily: '5' } }, 'plan[textDaily] must be an integer or null.'],
@@ -28,33 +32,37 @@ t.test('bad plans are 400s that name the field; a good one is kept as asked, in 
   const minus = await create({ name: 'a', plan: { imageDaily: -1 } })
   t.equal(minus.statusCode, 400)
   t.match(minus.json().message, /^plan\[imageDaily\] is invalid: must be >= 0/)
-  const formBad = await app.inject({ method: 'POST', url: '/admin/keys', headers: { ...auth, ...FORM }, payload: form({ name: 'f', 'plan[textDaily]': 'abc' }) })
+  const formBad = await createByForm({ name: 'f', 'plan[textDaily]': 'abc' })
   t.equal(formBad.statusCode, 400)
   t.equal(formBad.json().message, 'plan[textDaily] must be an integer or null.')
-  t.equal((await app.inject({ method: 'GET', url: '/admin/keys', headers: auth })).json().keys.length, 0, 'no key was made by any of them')
+  t.equal((await keys()).length, 0, 'no key was made by any of them')
 
   const json = await create({ name: 'j', plan: { textDaily: 5, rate: null } })
   t.equal(json.statusCode, 201)
   t.match(json.json().record.plan, { textDaily: 5, rate: null })
-  const viaForm = await app.inject({ method: 'POST', url: '/admin/keys', headers: { ...auth, ...FORM }, payload: form({ name: 'f', 'plan[textDaily]': '7', 'plan[imageDaily]': 'null' }) })
+  const viaForm = await createByForm({ name: 'f', 'plan[textDaily]': '7', 'plan[imageDaily]': 'null' })
   t.equal(viaForm.statusCode, 201)
   t.match(viaForm.json().record.plan, { textDaily: 7, imageDaily: null })
   const id = json.json().record.id as string
-  const patch = await app.inject({ method: 'PATCH', url: `/admin/keys/${id}`, headers: auth, payload: { plan: { textMonthly: 'lots' } } })
+  const lots = { plan: { textMonthly: 'lots' } }
+  const patch = await app.inject({ method: 'PATCH', url: `/admin/keys/${id}`, headers: auth, payload: lots })
   t.equal(patch.statusCode, 400)
   t.equal(patch.json().message, 'plan[textMonthly] must be an integer or null.')
 })
 
 t.test('the Bearer scheme in any case, or X-Admin-Token', async (t) => {
   const app = await build(t, { env })
+  const list = async (headers: Record<string, string>) =>
+    (await app.inject({ method: 'GET', url: '/admin/keys', headers })).statusCode
   for (const authorization of [`bearer ${TOKEN}`, `BEARER ${TOKEN}`, `Bearer  ${TOKEN}`]) {
-    t.equal((await app.inject({ method: 'GET', url: '/admin/keys', headers: { authorization } })).statusCode, 200, authorization)
+    t.equal(await list({ authorization }), 200, authorization)
   }
-  t.equal((await app.inject({ method: 'GET', url: '/admin/keys', headers: { 'x-admin-token': TOKEN } })).statusCode, 200)
-  t.equal((await app.inject({ method: 'GET', url: '/admin/keys', headers: { authorization: `Basic ${TOKEN}` } })).statusCode, 401)
+  t.equal(await list({ 'x-admin-token': TOKEN }), 200)
+  t.equal(await list({ authorization: `Basic ${TOKEN}` }), 401)
 })
 
-t.test('wrong tokens are throttled per address: 429 JSON with Retry-After, the right token too, other addresses not', async (t) => {
+const throttled = 'wrong tokens are throttled per address: 429 JSON with Retry-After, the right token too, others not'
+t.test(throttled, async (t) => {
   const app = await build(t, { env })
   const from = (remoteAddress: string, token: string) =>
     app.inject({ method: 'GET', url: '/admin/keys', remoteAddress, headers: { authorization: `Bearer ${token}` } })
