@@ -10,7 +10,7 @@ import { isIP, type Socket } from 'node:net'
 import ipaddr from 'ipaddr.js'
 import { readFileSync } from 'node:fs'
 import { Errors } from '../errors.js'
-import { abortReason, currentSignal } from '../deadline.js'
+import { currentDeadline } from '../deadline.js'
 
 export interface FetchImageOptions {
   maxBytes: number
@@ -53,9 +53,12 @@ function stopping (ms: number): { signal: AbortSignal, clear: () => void } {
   const capped = new AbortController()
   const timedOut = () => capped.abort(new Errors.UrlFetch(`timed out after ${Math.round(ms / 1000)} s`))
   const cap = setTimeout(timedOut, ms).unref()
-  const request = currentSignal()
-  const signal = request === undefined ? capped.signal : AbortSignal.any([capped.signal, request])
-  return { signal, clear: () => clearTimeout(cap) }
+  const off = currentDeadline()?.onEnd((why) => capped.abort(why))
+  const clear = () => {
+    clearTimeout(cap)
+    off?.()
+  }
+  return { signal: capped.signal, clear }
 }
 
 /** One hop's answer: a redirect to follow, or the image's bytes. */
@@ -128,7 +131,7 @@ export function createImageFetcher (opts: FetchImageOptions): (url: string) => P
     })
     req.on('timeout', () => req.destroy(new Errors.UrlFetch(`timed out after ${Math.round(opts.timeoutMs / 1000)} s`)))
     req.on('error', (err) => reject(err))
-    const abort = () => req.destroy(abortReason(stop))
+    const abort = () => req.destroy(stop.reason as Error)
     if (stop.aborted) abort()
     stop.addEventListener('abort', abort, { once: true })
     req.on('close', () => stop.removeEventListener('abort', abort))
@@ -154,7 +157,7 @@ export function createImageFetcher (opts: FetchImageOptions): (url: string) => P
       try {
         res = await once(url, deadline, stop)
       } catch (err) {
-        throw stop.aborted ? abortReason(stop) : fetchError(err)
+        throw stop.aborted ? stop.reason as Error : fetchError(err)
       }
       if ('body' in res) return res.body
       if (hop >= maxRedirects) throw new Errors.UrlFetch(`too many redirects (more than ${maxRedirects})`)

@@ -6,7 +6,7 @@
 // request passed its deadline or lost its client (lib/deadline.ts) leaves the queue unrun.
 import type { Worker, WorkerOptions } from 'node:worker_threads'
 import { Errors } from '../errors.js'
-import { abortReason, currentSignal, dropOnAbort } from '../deadline.js'
+import { currentDeadline, dropOnEnd } from '../deadline.js'
 import { WorkerPool, overloaded, type WorkerSlot } from '../worker-pool.js'
 import type { ImageJob, ImageReply, ImageResult, Op } from './types.js'
 import type { FaceCrop } from './expression.js'
@@ -73,16 +73,16 @@ export class ImagePool extends WorkerPool<Slot, ImageReply> {
 
   run (op: Op, bytes: Buffer): Promise<ImageResult> {
     if (this.queue.length >= this.opts.maxQueue) return Promise.reject(overloaded())
-    const signal = currentSignal()
-    if (signal?.aborted === true) return Promise.reject(abortReason(signal))
+    const deadline = currentDeadline()
+    if (deadline?.ended != null) return Promise.reject(deadline.ended)
     return new Promise((resolve, reject) => {
       const pending: Pending = { job: { id: this.nextId++, op, bytes: new Uint8Array(bytes) }, resolve, reject }
-      if (signal !== undefined) {
-        dropOnAbort(pending, signal, () => {
+      if (deadline !== undefined) {
+        dropOnEnd(pending, deadline, (why) => {
           const at = this.queue.indexOf(pending)
           if (at < 0) return
           this.queue.splice(at, 1)
-          pending.reject(abortReason(signal))
+          pending.reject(why)
         })
       }
       this.queue.push(pending)

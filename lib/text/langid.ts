@@ -10,7 +10,7 @@
 import { join } from 'node:path'
 import type { LoadedModel, ModelLoader } from '../models.js'
 import { loadTextClassifier } from './classifier.js'
-import { abortReason, currentSignal } from '../deadline.js'
+import { currentDeadline } from '../deadline.js'
 import { LANGUAGE_NAMES, LID_ALIASES, writtenIn } from './languages.js'
 
 export interface Detection {
@@ -158,8 +158,8 @@ async function detectAll (model: FastTextModel, texts: string[]): Promise<Detect
     if (read < YIELD_CHARS) continue
     read = 0
     await new Promise((resolve) => setImmediate(resolve))
-    const signal = currentSignal()
-    if (signal?.aborted === true) throw abortReason(signal)
+    const ended = currentDeadline()?.ended
+    if (ended != null) throw ended
   }
   return found
 }

@@ -20,7 +20,7 @@ import { WorkerPool, overloaded, type WorkerSlot } from '../worker-pool.js'
 import { CANCELLED } from './protocol.js'
 import type { PoolModel, Ready, Routed, TextCancel, TextJob, TextReply, WorkerInit } from './protocol.js'
 import { compileWorkers } from '../worker-build.js'
-import { abortReason, currentSignal, dropOnAbort } from '../deadline.js'
+import { currentDeadline, dropOnEnd } from '../deadline.js'
 
 export interface TextPoolOptions {
   size: number
@@ -200,13 +200,13 @@ export class TextPool extends WorkerPool<Slot, TextReply, Ready> {
   }
 
   private enqueue (model: string, inputs: unknown[], queue: Job[], detect: string | undefined): Promise<unknown[]> {
-    const signal = currentSignal()
-    if (signal?.aborted === true) return Promise.reject(abortReason(signal))
+    const deadline = currentDeadline()
+    if (deadline?.ended != null) return Promise.reject(deadline.ended)
     return new Promise((resolve, reject) => {
       const id = this.nextId++
       const msg: TextJob = detect === undefined ? { id, model, inputs } : { id, model, inputs, detect }
       const job: Job = { msg, resolve, reject, ...(queue === this.later ? { later: true } : {}) }
-      if (signal !== undefined) dropOnAbort(job, signal, () => this.drop(job, signal))
+      if (deadline !== undefined) dropOnEnd(job, deadline, (why) => this.drop(job, why))
       queue.push(job)
       this.queued += inputs.length
       // requests read in this turn of the event loop are handed over together, after it
@@ -218,14 +218,14 @@ export class TextPool extends WorkerPool<Slot, TextReply, Ready> {
   }
 
   /** A job no longer wanted leaves its queue, or its worker skips its message if every job of it is dropped. */
-  private drop (job: Job, signal: AbortSignal): void {
+  private drop (job: Job, why: Error): void {
     job.dropped = true
     const queue = job.later === true ? this.later : this.queue
     const at = queue.indexOf(job)
     if (at >= 0) {
       queue.splice(at, 1)
       this.queued -= job.msg.inputs.length
-      job.reject(abortReason(signal))
+      job.reject(why)
       return
     }
     for (const slot of this.slots) {

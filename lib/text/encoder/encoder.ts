@@ -10,7 +10,7 @@ import * as ort from 'onnxruntime-node'
 import { Lru } from './lru.js'
 import { meanPool } from './pooling.js'
 import { EncoderTokenizer } from './tokenizer.js'
-import { abortReason, currentSignal } from '../../deadline.js'
+import { currentDeadline, type Deadline } from '../../deadline.js'
 
 /** The `encoder` part of the encoder's manifest. */
 export interface EncoderSpec {
@@ -33,7 +33,7 @@ interface Waiting {
   resolve: (v: Float32Array) => void
   reject: (e: Error) => void
   /** the deadlines of the requests waiting for it (lib/deadline.ts); null: one has none */
-  wanted: AbortSignal[] | null
+  wanted: Deadline[] | null
 }
 
 export class TextEncoder {
@@ -68,16 +68,16 @@ export class TextEncoder {
       this.stats.hits++
       return hit
     }
-    const signal = currentSignal()
+    const deadline = currentDeadline()
     const pending = this.inFlight.get(text)
     if (pending !== undefined) {
       const { waiting } = pending
-      if (waiting.wanted !== null) waiting.wanted = signal === undefined ? null : [...waiting.wanted, signal]
+      if (waiting.wanted !== null) waiting.wanted = deadline === undefined ? null : [...waiting.wanted, deadline]
       return await pending.vector
     }
     let waiting: Waiting | undefined
     const vector = new Promise<Float32Array>((resolve, reject) => {
-      waiting = { text, resolve, reject, wanted: signal === undefined ? null : [signal] }
+      waiting = { text, resolve, reject, wanted: deadline === undefined ? null : [deadline] }
     })
     this.queue.push(waiting as Waiting)
     this.inFlight.set(text, { vector, waiting: waiting as Waiting })
@@ -101,13 +101,13 @@ export class TextEncoder {
     // a text that only requests past their deadline still want is not encoded
     const wanted: Waiting[] = []
     for (const w of this.queue) {
-      const gone = w.wanted !== null && w.wanted.every((s) => s.aborted)
+      const gone = w.wanted !== null && w.wanted.every((d) => d.ended !== null)
       if (!gone) {
         wanted.push(w)
         continue
       }
       this.inFlight.delete(w.text)
-      w.reject(abortReason((w.wanted as AbortSignal[])[0] as AbortSignal))
+      w.reject((w.wanted as Deadline[])[0]?.ended as Error)
     }
     this.queue = wanted
     const taken = this.queue.splice(0, this.options.maxBatch)
