@@ -17,7 +17,7 @@ import { everyday } from '../training/mix.js'
 import { languageData } from '../training/heads/languages.js'
 
 const only = process.argv[2]
-const OWN_EVAL = ['ner', 'keywords', 'similarity', 'language_detection']
+const OWN_EVAL = ['ner', 'ner-multilingual', 'keywords', 'similarity', 'language_detection']
 const rows: EvalRow[] = []
 const store = join(import.meta.dirname, '..', 'model-store')
 // each English classifier's answers on the everyday texts (its everyday validation sets), for eval/everyday.md

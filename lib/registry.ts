@@ -32,7 +32,8 @@ const builtin: Record<string, LoaderRef & { mainThread?: true, share?: string }>
   'zero-shot': { module: './text/zero-shot.js', export: 'loadZeroShot' },
   // heads over the text encoder: on the main thread, where the one encoder of the process runs
   'encoder-head': { module: './text/heads/classifier.js', export: 'loadEncoderHead', mainThread: true },
-  'encoder-similarity': { module: './text/heads/similarity.js', export: 'loadEncoderSimilarity', mainThread: true }
+  'encoder-similarity': { module: './text/heads/similarity.js', export: 'loadEncoderSimilarity', mainThread: true },
+  'encoder-ner': { module: './text/heads/ner.js', export: 'loadEncoderNer', mainThread: true }
 }
 const extra = new Map<string, { loader: ModelLoader, from: LoaderRef | null }>()
 

@@ -2,7 +2,7 @@
 // BIOES labels over PER/ORG/LOC/MISC (indexes into LABELS of lib/text/ner-labels.ts): the corpora's
 // IOB2 tags with each entity's end marked (withEnds).
 import { readFileSync } from 'node:fs'
-import { need } from './data.js'
+import { fetched, need } from './data.js'
 import { tokenize, type Token } from '../lib/text/ner-features.js'
 import { LABELS, NUM_LABELS, isBegin, labelOf, typeOf, withEnds, withoutEnds } from '../lib/text/ner-labels.js'
 import { viterbi, type Scratch } from '../lib/text/ner-decode.js'
@@ -81,6 +81,36 @@ export const wikiann = (file: 'train.conllu' | 'val.conllu') =>
 /** Europeana newspapers: OCR'd historical German/Dutch, no sentence breaks; a few typos in tags ("B-BER", "I-PEr") and lines without one. */
 export const europeana = (file: 'enp_DE.lft.bio' | 'enp_DE.onb.bio' | 'enp_DE.sbb.bio' | 'enp_NL.kb.bio') =>
   columns(`ner/europeana-newspapers-de-nl/${file}`, { sep: / /, wordCol: 0, tagCol: last, skip: (l) => !/ \S+$/.test(l), map: (t) => { const u = t.toUpperCase(); return u === 'BER' ? 'PER' : ['PER', 'ORG', 'LOC', 'MISC'].includes(u) ? u : null }, splitAt: (w, n) => w === '.' || w === '!' || w === '?' || (n >= 40 && (w === ',' || w === ';')) || n >= 80 })
+
+/**
+ * Europeana's French newspapers (BnF: OCR of L'Ouest-Éclair, 1906; training/DATA.md), cut after full
+ * stops or at 60 words as training/encoder/train_ner_head.py cuts them. Its .md lists each page's line
+ * range: every fifth page is the validation part (`heldOut`), the others the encoder head's training data.
+ */
+export function europeanaFrench (heldOut: boolean): Sentence[] {
+  const pages = [...fetched('europeana-fr/enp_FR.bnf.md').matchAll(/L(\d+) - L(\d+)/g)]
+  const lines = fetched('europeana-fr/enp_FR.bnf.bio').split('\n')
+  const out: Sentence[] = []
+  pages.forEach((m, k) => {
+    if ((k % 5 === 4) !== heldOut) return
+    let words: string[] = []
+    let tags: string[] = []
+    const flush = (): void => {
+      if (words.length > 0) out.push({ words, labels: withEnds(toLabels(tags)) })
+      words = []
+      tags = []
+    }
+    for (const line of lines.slice(Number(m[1]) - 1, Number(m[2]))) {
+      const f = line.split(' ')
+      if (f.length < 2) continue
+      words.push(f[0] as string)
+      tags.push(last(f))
+      if (['.', '!', '?'].includes(f[0] as string) || words.length >= 60) flush()
+    }
+    flush()
+  })
+  return out
+}
 
 /**
  * WNUT-17 (social media: tweets, Reddit, YouTube and Stack Overflow comments): person as PER,

@@ -8,6 +8,7 @@
 // similarity and sentiment-multilingual read the text encoder (model-store/text-encoder): their
 // trainers are training/heads/similarity.ts and training/heads/train.ts, and each writes a new
 // version folder.
+import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import { calibrate, CALIBRATED } from './calibrate.js'
 import { calibrateLanguages, LANGUAGE_CALIBRATED } from './calibrate-language.js'
@@ -35,7 +36,8 @@ if (op === 'label') {
   process.exit(0)
 }
 // every model has a training script of its own: the span and pair models, the multilingual ones, and the word-order classifiers (kind text-cnn)
-const MODELS = ['sentiment', 'emotion', 'sarcasm', 'intent', 'new_intent', 'taxonomy', 'abuse', 'target_sentiment', 'ner', 'keywords', 'similarity', 'word-vectors', 'sentiment-multilingual', 'emotion-multilingual', 'language_detection']
+const MODELS = ['sentiment', 'emotion', 'sarcasm', 'intent', 'new_intent', 'taxonomy', 'abuse', 'target_sentiment', 'ner', 'keywords', 'similarity', 'word-vectors', 'sentiment-multilingual', 'emotion-multilingual', 'language_detection',
+  'ner-multilingual']
 if (op === undefined || !MODELS.includes(op)) {
   const other = 'calibrate <model>; label <model> <texts file>'
   process.stderr.write(`usage: npm run train -- <model>   (models: ${MODELS.join(', ')}; ${other})\n`)
@@ -44,5 +46,18 @@ if (op === undefined || !MODELS.includes(op)) {
 // the models on the text encoder: a head's trainer (training/heads/)
 if (op === 'similarity') await (await import('./heads/similarity.js')).main()
 else if (op === 'sentiment-multilingual') await (await import('./heads/train.js')).trainNamed(op)
+else if (op === 'ner-multilingual') nerHead()
 else await import(`./${op}.ts`)
 process.exit(0)
+
+/** the NER head over the encoder: a PyTorch trainer (python3 with torch, onnx, onnxruntime, tokenizers) that
+ * writes the next version folder, manifest included */
+function nerHead (): void {
+  const folder = join(STORE, 'ner-multilingual')
+  const out = join(folder, String(latest(folder) + 1))
+  const script = join(import.meta.dirname, 'encoder', 'train_ner_head.py')
+  const fr = join(import.meta.dirname, 'data', 'europeana-fr', 'enp_FR.bnf.bio')
+  const args = [script, join(import.meta.dirname, '..', '..', 'shared', 'datasets'), fr, out]
+  const run = spawnSync('python3', args, { stdio: 'inherit' })
+  if (run.status !== 0) process.exit(run.status ?? 1)
+}

@@ -160,11 +160,14 @@ async function scores (model: Language, ids: Int32Array, n: number): Promise<Flo
   return out
 }
 
+/** what decoding reads of a tagger: its transitions, temperature and thresholds by type */
+export type Decoding = Pick<Language, 'transitions' | 'temperature' | 'minConfidence'>
+
 /**
  * The entities of one text, whose tokens' label scores are the rows of E from `at`: the Viterbi
  * labels' spans, each with the mean marginal probability of its labels as its confidence.
  */
-function decode (text: string, toks: Token[], E: Float32Array, at: number, model: Language, scratch: Scratch): Entity[] {
+export function decode (text: string, toks: Token[], E: Float32Array, at: number, model: Decoding, scratch: Scratch): Entity[] {
   const { transitions, temperature, minConfidence } = model
   const n = toks.length
   const labels = viterbi(E, transitions, n, new Uint8Array(n), scratch, at * NUM_LABELS)

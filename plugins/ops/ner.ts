@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { textOperation } from '../../lib/routes.js'
 import type { LoadedModel } from '../../lib/models.js'
+import type { NerInput } from '../../lib/text/ner.js'
 import { NerBatchReply, NerReply, type Entity } from '../../schemas/ops/ner.js'
 
 export default async function ner (fastify: FastifyInstance) {
@@ -10,11 +11,14 @@ export default async function ner (fastify: FastifyInstance) {
     summary: 'Named entities (name, group, place) with UTF-16 offsets into the text',
     batch: true,
     detect: true,
-    languages: ['en', 'es', 'nl', 'de'],
+    // French (and any language the tagger lacks) from the head over the text encoder
+    models: ['ner-multilingual'],
     reply: NerReply,
     batchReply: NerBatchReply,
-    run: async (texts, body, model) =>
-      (model as LoadedModel<{ text: string, lang: string }, Entity[]>).predict(texts.map((text) => ({ text, lang: body.lang_code ?? 'en' }))),
+    run: async (texts, body, model) => {
+      const lang = body.lang_code ?? 'en'
+      return await (model as LoadedModel<NerInput, Entity[]>).predict(texts.map((text) => ({ text, lang })))
+    },
     single: (e) => ({ entities: e }),
     many: (rs) => ({ entities: rs })
   })

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import * as ort from 'onnxruntime-node'
 import { Lru } from './lru.js'
 import { meanPool } from './pooling.js'
-import { EncoderTokenizer } from './tokenizer.js'
+import { EncoderTokenizer, type TokenBatch, type WordIds } from './tokenizer.js'
 import { currentDeadline, type Deadline } from '../../deadline.js'
 
 /** The `encoder` part of the encoder's manifest. */
@@ -131,6 +131,10 @@ export class TextEncoder {
 
   private async forward (rows: number[][]): Promise<Float32Array[]> {
     const batch = this.tokenizer.batch(rows)
+    return meanPool(await this.states(batch), batch, this.spec.dims)
+  }
+
+  private async states (batch: TokenBatch): Promise<Float32Array> {
     const shape = [batch.rows, batch.width]
     const out = await this.session.run({
       input_ids: new ort.Tensor('int64', batch.ids, shape),
@@ -139,8 +143,36 @@ export class TextEncoder {
     const states = out.token_states
     if (states === undefined) throw new Error('the encoder gave no token_states')
     this.stats.passes++
-    this.stats.texts += rows.length
-    return meanPool(states.data as Float32Array, batch, this.spec.dims)
+    this.stats.texts += batch.rows
+    return states.data as Float32Array
+  }
+
+  /**
+   * The state of each word's first piece, for texts read word by word (EncoderTokenizer.wordIds):
+   * [words, dims] a text, in one forward pass of up to maxBatch texts (no cache: token heads read
+   * each text once).
+   */
+  async wordStates (texts: readonly WordIds[]): Promise<Float32Array[]> {
+    const dims = this.spec.dims
+    const out = new Array<Float32Array>(texts.length)
+    // by length, so that a pass pads little
+    const length = (i: number): number => (texts[i] as WordIds).ids.length
+    const order = texts.map((_, i) => i).sort((a, b) => length(a) - length(b))
+    for (let at = 0; at < order.length; at += this.options.maxBatch) {
+      const part = order.slice(at, at + this.options.maxBatch)
+      const batch = this.tokenizer.batch(part.map((i) => (texts[i] as WordIds).ids))
+      const states = await this.states(batch)
+      part.forEach((i, row) => {
+        const { first } = texts[i] as WordIds
+        const words = new Float32Array(first.length * dims)
+        first.forEach((j, w) => {
+          const from = (row * batch.width + j) * dims
+          words.set(states.subarray(from, from + dims), w * dims)
+        })
+        out[i] = words
+      })
+    }
+    return out
   }
 
   async close (): Promise<void> {

@@ -4,6 +4,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Tokenizer } from '@huggingface/tokenizers'
+import { Lru } from './lru.js'
 
 export interface TokenBatch {
   ids: BigInt64Array
@@ -19,13 +20,21 @@ export interface TokenizerSettings {
   prefix: string
 }
 
+/** A text read as its words: its ids, and the place of each word's first piece (words cut off have none). */
+export interface WordIds { ids: number[], first: number[] }
+
 export class EncoderTokenizer {
   private readonly pad: bigint
+  private readonly specials: number[]
+  private readonly prefixIds: number[]
+  private readonly words = new Lru<string, number[]>(50_000)
 
   constructor (private readonly tok: Tokenizer, padToken: string, private readonly settings: TokenizerSettings) {
     const pad = tok.token_to_id(padToken)
     if (pad === undefined) throw new Error(`the tokenizer has no pad token ${padToken}`)
     this.pad = BigInt(pad)
+    this.specials = tok.encode('').ids
+    this.prefixIds = settings.prefix.trim() === '' ? [] : this.pieces(settings.prefix.trim())
   }
 
   static async load (dir: string, settings: TokenizerSettings): Promise<EncoderTokenizer> {
@@ -42,6 +51,40 @@ export class EncoderTokenizer {
     const cut = ids.slice(0, max - 1)
     cut.push(ids[ids.length - 1] as number)
     return cut
+  }
+
+  /** A word's ids as it reads after a space in a text, without special tokens (never empty). */
+  pieces (word: string): number[] {
+    const known = this.words.get(word)
+    if (known !== undefined) return known
+    const ids = this.encodeWord(word)
+    this.words.set(word, ids)
+    return ids
+  }
+
+  private encodeWord (word: string): number[] {
+    const ids: number[] = this.tok.encode(word, { add_special_tokens: false }).ids
+    // a word the normaliser takes away whole (a lone zero-width character) reads as the space before it
+    return ids.length > 0 ? ids : this.tok.encode(' ' + word, { add_special_tokens: false }).ids
+  }
+
+  /**
+   * Words as one text, each word's pieces in turn after the prefix, within the special tokens: the ids
+   * of their words joined by spaces (the Unigram model splits at spaces), read word by word so that
+   * each word's first piece is known. Words past the model's length are left out.
+   */
+  wordIds (words: readonly string[]): WordIds {
+    const [bos, eos] = this.specials
+    const ids = bos === undefined ? [...this.prefixIds] : [bos, ...this.prefixIds]
+    const first: number[] = []
+    for (const w of words) {
+      const p = this.pieces(w)
+      if (ids.length + p.length > this.settings.maxTokens - 1) break
+      first.push(ids.length)
+      ids.push(...p)
+    }
+    if (eos !== undefined) ids.push(eos)
+    return { ids, first }
   }
 
   /** Texts' ids padded to the longest of them. */

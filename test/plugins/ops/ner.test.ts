@@ -94,3 +94,26 @@ t.test('the trained model: 1000 short texts in one batch, without hanging', { sk
   // a guard against a hang, not a speed target: ner_batch of 1000 is measured by npm run loadtest
   t.ok(ms < 60_000, `${Math.round(ms)} ms`)
 })
+
+const both = hasRealModel('ner-multilingual') ? real : 'model-store/ner-multilingual not trained yet'
+
+t.test('the trained models: French from the encoder\'s head, and a language neither serves refused', { skip: both }, async (t) => {
+  const app = await buildWithRealModels(t, ['ner', 'ner-multilingual'])
+  const text = 'Emmanuel Macron a rencontré Angela Merkel à Berlin.'
+  const res = await app.inject({ method: 'POST', url: '/v4/ner', headers: FORM, payload: form({ api_key: KEY, text, lang_code: 'fr' }) })
+  t.equal(res.statusCode, 200, res.body)
+  const body = res.json() as { entities: Entity[], lang_code: string, lang_source: string }
+  t.same(brief(body.entities), [['Emmanuel Macron', 'name'], ['Angela Merkel', 'name'], ['Berlin', 'place']])
+  t.equal(body.lang_code, 'fr')
+  t.equal(body.lang_source, 'given')
+  const payload = { api_key: KEY, text: ['Jean Dupont habite à Lyon.', text], lang_code: 'fr' }
+  const batch = await app.inject({ method: 'POST', url: '/v4/ner_batch', payload })
+  // the same entities; confidences may differ in the last digits with the encoder's int8 batch mates
+  const second = (batch.json() as { entities: Entity[][] }).entities[1]!
+  t.same(brief(second), brief(body.entities), 'a batch as the single text')
+  t.same(second.map((e) => [e.start, e.end]), body.entities.map((e) => [e.start, e.end]))
+  t.same(brief(await ner(app, 'Barack Obama visited London on Tuesday.', 'en')), [['Barack Obama', 'name'], ['London', 'place']])
+  const it = await app.inject({ method: 'POST', url: '/v4/ner', headers: FORM, payload: form({ api_key: KEY, text, lang_code: 'it' }) })
+  t.equal(it.statusCode, 400)
+  t.match(it.json(), { code: 400, message: /lang_code "it" is not supported by ner; supported: en, es, nl, de, fr/ })
+})

@@ -77,3 +77,38 @@ t.test('the encoder', async (t) => {
   t.equal(enc.stats.texts - before, 1, 'encoded once')
   t.same(await enc.embed([]), [])
 })
+
+t.test('a text read word by word: the ids of the whole text, and where each word begins', async (t) => {
+  const tok = await EncoderTokenizer.load(DIR, { maxTokens: 64, prefix: 'query: ' })
+  const texts = [
+    ['Angela', 'Merkel', 'besuchte', 'Paris', '.'],
+    ["L'Ouest-Éclair", ',', '23-04-1906'],
+    ['Zoë', '👍', '🏽', 'naïve', '東京', 'x\u0301']
+  ]
+  for (const words of texts) {
+    const { ids, first } = tok.wordIds(words)
+    t.same(ids, tok.ids(words.join(' ')), words.join(' '))
+    t.equal(first.length, words.length)
+    words.forEach((w, k) => {
+      const pieces = tok.pieces(w)
+      t.same(ids.slice(first[k], (first[k] as number) + pieces.length), pieces, w)
+    })
+  }
+  const long = tok.wordIds(Array.from({ length: 80 }, () => 'word'))
+  t.equal(long.ids.length, 64, 'cut at the length, <s>, the prefix and </s> included')
+  t.equal(long.first.length, 64 - 5, 'the words that fit')
+  t.equal(long.ids.at(-1), 2, '</s> last')
+})
+
+t.test('word states: one row of the encoder per word, the same alone and in a batch', async (t) => {
+  const enc = await loadEncoder(DIR, { threads: 2, maxBatch: 8, cacheSize: 100 })
+  const words = ['Angela', 'Merkel', 'besuchte', 'Paris', '.']
+  const other = 'The committee met again on Tuesday to discuss the budget of the city'.split(' ')
+  const [alone] = await enc.wordStates([enc.tokenizer.wordIds(words)])
+  const [, together] = await enc.wordStates([enc.tokenizer.wordIds(other), enc.tokenizer.wordIds(words)])
+  t.equal(alone!.length, words.length * enc.dims)
+  const row = (v: Float32Array, w: number) => v.subarray(w * enc.dims, (w + 1) * enc.dims)
+  const cos = (a: Float32Array, b: Float32Array) => dot(a, b) / Math.sqrt(dot(a, a) * dot(b, b))
+  for (let w = 0; w < words.length; w++) t.ok(cos(row(alone!, w), row(together!, w)) > 0.98, `${words[w]} in a batch`)
+  t.ok(cos(row(alone!, 0), row(alone!, 3)) < 0.95, 'two words, two states')
+})
