@@ -7,9 +7,9 @@
 // trainer again without the domain). <OP>_TRAINER adds trainer options (experiments), <OP>_WORK moves the
 // work folder, <OP>_SKIP_TRAINER=1 reuses the trainings last made there (the trainer is deterministic).
 import { spawnSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { loadWordVectors, type WordVectors } from '../lib/text/word-vectors.js'
 import type { SequenceConfig } from '../lib/text/cnn-tokens.js'
 import { cnnForward, cnnScores, cnnTensors, type CnnConfig } from '../lib/text/cnn-classifier.js'
@@ -84,6 +84,16 @@ async function exported (plan: TextCnnPlan, work: string, vectors: WordVectors) 
   sets.reduce((at, s) => { start.push(at); return at + s.rows.length }, 0)
   return { data, domains, val, sets, start }
 }
+/** the highest numbered version folder of a model (0: none) */
+function highestVersion (dir: string): number {
+  let names: string[] = []
+  try {
+    names = readdirSync(dir)
+  } catch {
+    return 0
+  }
+  return Math.max(0, ...names.filter((v) => /^\d+$/.test(v)).map(Number))
+}
 const setName = (d: string) => d.replace(/[^a-z0-9]+/gi, '_')
 
 export async function trainTextCnn (plan: TextCnnPlan): Promise<void> {
@@ -126,7 +136,8 @@ export async function trainTextCnn (plan: TextCnnPlan): Promise<void> {
     ...(plan.parts !== undefined ? { parts: plan.parts } : {}),
     tensors: trained.tensors
   }
-  const dir = env.TRAIN_OUT ?? join(store, op, '1')
+  // a retrained model is a new version folder (TRAIN_OUT: elsewhere, for experiments)
+  const dir = env.TRAIN_OUT ?? join(store, op, String(highestVersion(join(store, op)) + 1))
   const served = (zz: number[]) => probsOf(multi)(zz.map((v, c) => v / T + (bias[c] as number)))
   await writeCnn(dir, cfg, bin, plan.probes, logitsOf(z, sets.length - 1).map(served))
 
@@ -148,7 +159,9 @@ export async function trainTextCnn (plan: TextCnnPlan): Promise<void> {
       metrics.push({ dataset: v.name, split: `${v.split}; trained without the ${d.domain} domain, ${epochs} epochs (leave one domain out)`, metric: v.metric.name, value: Number(value.toFixed(4)) })
     }
   }
-  const manifest = manifestOf(plan, trained, data, [...base, ...extra].filter(Boolean).join(' '), { T, bias }, metrics, vectors.dim)
+  const args = [...base, ...extra].filter(Boolean).join(' ')
+  const version = /^\d+$/.test(basename(dir)) ? Number(basename(dir)) : 1
+  const manifest = { ...manifestOf(plan, trained, data, args, { T, bias }, metrics, vectors.dim), version }
   await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n')
   log(`wrote ${dir}`)
   if (env.TRAIN_CALIBRATE !== '0') await calibrate(op, dir)
