@@ -7,7 +7,7 @@
 // trainer again without the domain). <OP>_TRAINER adds trainer options (experiments), <OP>_WORK moves the
 // work folder, <OP>_SKIP_TRAINER=1 reuses the trainings last made there (the trainer is deterministic).
 import { spawnSync } from 'node:child_process'
-import { readdirSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { loadWordVectors, type WordVectors } from '../lib/text/word-vectors.js'
@@ -20,6 +20,7 @@ import { exportRows, withTemperatureOutput, type ExportSet } from './abuse-expor
 import { argmax, confusion, ece, fitCalibration, fitsTemperature } from './metrics.js'
 import type { OpSpec, Validation } from './ops.js'
 import { calibrate } from './calibrate.js'
+import { latest } from './heads/embed.js'
 
 export interface TextCnnPlan {
   op: string
@@ -84,16 +85,6 @@ async function exported (plan: TextCnnPlan, work: string, vectors: WordVectors) 
   sets.reduce((at, s) => { start.push(at); return at + s.rows.length }, 0)
   return { data, domains, val, sets, start }
 }
-/** the highest numbered version folder of a model (0: none) */
-function highestVersion (dir: string): number {
-  let names: string[] = []
-  try {
-    names = readdirSync(dir)
-  } catch {
-    return 0
-  }
-  return Math.max(0, ...names.filter((v) => /^\d+$/.test(v)).map(Number))
-}
 const setName = (d: string) => d.replace(/[^a-z0-9]+/gi, '_')
 
 export async function trainTextCnn (plan: TextCnnPlan): Promise<void> {
@@ -137,7 +128,7 @@ export async function trainTextCnn (plan: TextCnnPlan): Promise<void> {
     tensors: trained.tensors
   }
   // a retrained model is a new version folder (TRAIN_OUT: elsewhere, for experiments)
-  const dir = env.TRAIN_OUT ?? join(store, op, String(highestVersion(join(store, op)) + 1))
+  const dir = env.TRAIN_OUT ?? join(store, op, String(latest(join(store, op)) + 1))
   const served = (zz: number[]) => probsOf(multi)(zz.map((v, c) => v / T + (bias[c] as number)))
   await writeCnn(dir, cfg, bin, plan.probes, logitsOf(z, sets.length - 1).map(served))
 

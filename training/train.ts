@@ -36,8 +36,11 @@ if (op === 'label') {
   process.exit(0)
 }
 // every model has a training script of its own: the span and pair models, the multilingual ones, and the word-order classifiers (kind text-cnn)
-const MODELS = ['sentiment', 'emotion', 'sarcasm', 'intent', 'new_intent', 'taxonomy', 'abuse', 'target_sentiment', 'ner', 'keywords', 'similarity', 'word-vectors', 'sentiment-multilingual', 'emotion-multilingual', 'language_detection',
-  'ner-multilingual']
+const MODELS = [
+  'sentiment', 'emotion', 'sarcasm', 'intent', 'new_intent', 'taxonomy', 'abuse', 'target_sentiment', 'ner', 'keywords',
+  'similarity', 'word-vectors', 'sentiment-multilingual', 'emotion-multilingual', 'language_detection',
+  'ner-multilingual'
+]
 if (op === undefined || !MODELS.includes(op)) {
   const other = 'calibrate <model>; label <model> <texts file>'
   process.stderr.write(`usage: npm run train -- <model>   (models: ${MODELS.join(', ')}; ${other})\n`)

@@ -167,7 +167,14 @@ export type Decoding = Pick<Language, 'transitions' | 'temperature' | 'minConfid
  * The entities of one text, whose tokens' label scores are the rows of E from `at`: the Viterbi
  * labels' spans, each with the mean marginal probability of its labels as its confidence.
  */
-export function decode (text: string, toks: Token[], E: Float32Array, at: number, model: Decoding, scratch: Scratch): Entity[] {
+export function decode (
+  text: string,
+  toks: Token[],
+  E: Float32Array,
+  at: number,
+  model: Decoding,
+  scratch: Scratch
+): Entity[] {
   const { transitions, temperature, minConfidence } = model
   const n = toks.length
   const labels = viterbi(E, transitions, n, new Uint8Array(n), scratch, at * NUM_LABELS)

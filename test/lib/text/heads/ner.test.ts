@@ -23,7 +23,8 @@ t.test('French: people and places of a plain sentence', async (t) => {
   const sums = (info.manifest as { checksums?: Record<string, string> }).checksums
   const sha = createHash('sha256').update(readFileSync(join(info.dir, 'head.onnx'))).digest('hex')
   t.equal(sha, sums?.['head.onnx'], 'head.onnx is the file the manifest names')
-  const [one, none] = await model.predict([fr('Emmanuel Macron a rencontré Angela Merkel à Berlin.'), fr('Il fait beau.')])
+  const texts = ['Emmanuel Macron a rencontré Angela Merkel à Berlin.', 'Il fait beau.']
+  const [one, none] = await model.predict(texts.map(fr))
   t.same(brief(one!), [['Emmanuel Macron', 'name'], ['Angela Merkel', 'name'], ['Berlin', 'place']])
   t.same(none, [])
 })
