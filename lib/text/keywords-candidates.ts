@@ -113,45 +113,54 @@ function candidate (key: string, span: Token[], of: boolean): Candidate {
 /** Every phrase of the chunks that ends on a head, and "X of Y" across two chunks, one candidate per stem key. */
 function candidates (toks: Token[], chunks: Array<[number, number]>, heads: boolean[]): Candidate[] {
   const lowerSeen = new Set(toks.filter((t) => !/\p{Lu}/u.test(t.text)).map((t) => t.text))
+  // a sentence-initial capital is not part of the phrase, unless the word is a name
+  const plain = (t: Token) => t.pos !== 'PROPN' || lowerSeen.has(t.text.toLowerCase())
+  const lowered = (t: Token) => t.sentenceStart && /^\p{Lu}\p{Ll}*$/u.test(t.text) && plain(t)
+  // each token's part of a key and of a surface form, computed once
+  const keyOf = toks.map((t) => t.stems.join(' '))
+  const shownOf = toks.map((t) => lowered(t) ? t.text.toLowerCase() : t.text)
+  const lower = toks.map((t) => t.text.toLowerCase())
   const byKey = new Map<string, Candidate>()
   const surfaceCount = new Map<string, Map<string, number>>()
-  const add = (a: number, b: number, maximal: boolean, of = false) => {
-    const span = toks.slice(a, b)
-    const key = span.flatMap((t) => t.stems).join(' ')
+  const add = (a: number, b: number, key: string, surface: string, maximal: boolean, of = false) => {
     let c = byKey.get(key)
     if (c === undefined) {
-      c = candidate(key, span, of)
+      c = candidate(key, toks.slice(a, b), of)
       byKey.set(key, c)
+      surfaceCount.set(key, new Map<string, number>())
     }
     c.starts.push(a)
     c.maximal ||= maximal
-    const before = toks[a - 1]?.text.toLowerCase()
+    const before = lower[a - 1]
     if (before === 'a' || before === 'an' || before === 'the') c.afterDeterminer++
-    if (toks[b]?.text.toLowerCase() === 'of') c.beforeOf++
-    if (toks[b]?.text === '(' && /^[\p{Lu}][\p{Lu}\d-]*s?$/u.test(toks[b + 1]?.text ?? '') && toks[b + 2]?.text === ')') c.definesAcronym = true
-    // a sentence-initial capital is not part of the phrase, unless the word is a name
-    const plain = (t: Token) => t.pos !== 'PROPN' || lowerSeen.has(t.text.toLowerCase())
-    const surface = span.map((t) => t.sentenceStart && /^\p{Lu}\p{Ll}*$/u.test(t.text) && plain(t) ? t.text.toLowerCase() : t.text).join(' ')
-    const forms = surfaceCount.get(key) ?? new Map<string, number>()
+    if (lower[b] === 'of') c.beforeOf++
+    if (toks[b]?.text === '(' && /^[\p{Lu}][\p{Lu}\d-]*s?$/u.test(toks[b + 1]?.text ?? '') && toks[b + 2]?.text === ')') {
+      c.definesAcronym = true
+    }
+    const forms = surfaceCount.get(key) as Map<string, number>
     forms.set(surface, (forms.get(surface) ?? 0) + 1)
-    surfaceCount.set(key, forms)
   }
   for (const [a, b] of chunks) {
     for (let i = a; i < b; i++) {
+      let key = ''
+      let surface = ''
       for (let j = i + 1; j <= Math.min(b, i + MAX_WORDS); j++) {
+        key = j === i + 1 ? keyOf[i] as string : `${key} ${keyOf[j - 1] as string}`
+        surface = j === i + 1 ? shownOf[i] as string : `${surface} ${shownOf[j - 1] as string}`
         if (heads[j - 1] !== true) continue
-        add(i, j, i === a && j === b)
+        add(i, j, key, surface, i === a && j === b)
       }
     }
   }
   // "philosophy of mind", "quality of service": a noun, "of", and the head of the next chunk
+  const joined = (parts: string[], i: number, j: number) => parts.slice(i, j).join(' ')
   for (let k = 1; k < chunks.length; k++) {
     const [a, b] = chunks[k - 1] as [number, number]
     const [c, d] = chunks[k] as [number, number]
-    if (c !== b + 1 || (toks[b] as Token).text.toLowerCase() !== 'of' || heads[b - 1] !== true) continue
+    if (c !== b + 1 || lower[b] !== 'of' || heads[b - 1] !== true) continue
     for (let i = Math.max(a, b - 2); i < b; i++) {
       for (let j = c + 1; j <= Math.min(d, c + 2); j++) {
-        if (heads[j - 1] === true && j - i <= MAX_WORDS) add(i, j, false, true)
+        if (heads[j - 1] === true && j - i <= MAX_WORDS) add(i, j, joined(keyOf, i, j), joined(shownOf, i, j), false, true)
       }
     }
   }
@@ -179,16 +188,15 @@ function positionRank (toks: Token[], window = 6, iterations = 20, damping = 0.8
   for (let i = 0; i < n; i++) bias[i]! /= bsum
   // the weighted edges grouped by their first word, in the order words and their neighbours first
   // meet (the sums below run in that order), then flat for the iterations
-  const slot = new Map<number, number>()
+  const slot = new PairSlots(n, ids.length * window * 2)
   const nbrs: number[][] = []
   const weights: number[][] = []
   const order: number[] = []
   const link = (a: number, b: number) => {
-    const key = a * n + b
-    const at = slot.get(key)
-    if (at !== undefined) { (weights[a] as number[])[at]!++; return }
+    const at = slot.get(a, b)
+    if (at >= 0) { (weights[a] as number[])[at]!++; return }
     if (nbrs[a] === undefined) { nbrs[a] = []; weights[a] = []; order.push(a) }
-    slot.set(key, (nbrs[a] as number[]).length)
+    slot.set(a, b, (nbrs[a] as number[]).length)
     ;(nbrs[a] as number[]).push(b)
     ;(weights[a] as number[]).push(1)
   }
@@ -226,4 +234,40 @@ function positionRank (toks: Token[], window = 6, iterations = 20, damping = 0.8
   }
   for (const [s, i] of index) rank.set(s, r[i] as number)
   return rank
+}
+
+/**
+ * Where the edge a -> b sits in a's list: an open-addressing table keyed by a * n + b, which stays an
+ * int32 for n words up to 46,340 (a text of MAX_CHARS characters holds fewer).
+ */
+class PairSlots {
+  private readonly keys: Int32Array
+  private readonly values: Int32Array
+  private readonly mask: number
+  constructor (private readonly n: number, pairs: number) {
+    if (n > 46_340) throw new Error(`too many words for PairSlots: ${n}`)
+    let size = 1024
+    while (size < pairs * 2) size *= 2
+    this.keys = new Int32Array(size).fill(-1)
+    this.values = new Int32Array(size)
+    this.mask = size - 1
+  }
+
+  private find (key: number): number {
+    let i = Math.imul(key, 0x9e3779b1) >>> 0 & this.mask
+    while (this.keys[i] !== -1 && this.keys[i] !== key) i = (i + 1) & this.mask
+    return i
+  }
+
+  get (a: number, b: number): number {
+    const i = this.find(a * this.n + b)
+    return this.keys[i] === -1 ? -1 : this.values[i] as number
+  }
+
+  set (a: number, b: number, value: number): void {
+    const key = a * this.n + b
+    const i = this.find(key)
+    this.keys[i] = key
+    this.values[i] = value
+  }
 }

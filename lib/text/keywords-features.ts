@@ -36,11 +36,32 @@ function own<T> (rec: Record<string, T>, key: string): T | undefined {
   return Object.hasOwn(rec, key) ? rec[key] : undefined
 }
 
+/** A word stem's figures, the same for every candidate of a document that holds it. */
+interface WordStats { idf: number, keyness: number, rate: number, rank: number, count: number }
+interface DocStats { containing: Map<string, number>, scale: number, word: (stem: string) => WordStats }
+
 /** One row of FEATURES per candidate. */
 export function featurise (a: Analysed, tables: KeywordTables): Float32Array[] {
   let maxRank = 0
   for (const v of a.wordRank.values()) maxRank = Math.max(maxRank, v)
-  const doc = { maxRank, containing: containingCounts(a.candidates) }
+  const scale = PER / Math.max(1, tables.docs)
+  const words = new Map<string, WordStats>()
+  const word = (stem: string): WordStats => {
+    let w = words.get(stem)
+    if (w !== undefined) return w
+    const df = own(tables.wordDf, stem) ?? 0
+    const gold = own(tables.wordGold, stem)
+    w = {
+      idf: Math.log((tables.docs + 1) / (df + 1)),
+      keyness: Math.log1p((gold ?? 0) * scale),
+      rate: (gold ?? 0) / (df + 2),
+      rank: (a.wordRank.get(stem) ?? 0) / (maxRank || 1),
+      count: a.stemCount.get(stem) ?? 0
+    }
+    words.set(stem, w)
+    return w
+  }
+  const doc: DocStats = { containing: containingCounts(a.candidates), scale, word }
   return placeInDocument(a.candidates.map((c) => candidateRow(c, a, tables, doc)))
 }
 
@@ -62,27 +83,26 @@ function containingCounts (candidates: Candidate[]): Map<string, number> {
 }
 
 /** The row of one candidate, with the three place-in-document features left 0 (placeInDocument fills them). */
-function candidateRow (c: Candidate, a: Analysed, tables: KeywordTables, doc: { maxRank: number, containing: Map<string, number> }): Float32Array {
-  const scale = PER / Math.max(1, tables.docs)
-  const idf = (s: string) => Math.log((tables.docs + 1) / ((own(tables.wordDf, s) ?? 0) + 1))
-  const kp = (n: number | undefined) => Math.log1p((n ?? 0) * scale)
+function candidateRow (c: Candidate, a: Analysed, tables: KeywordTables, doc: DocStats): Float32Array {
+  const kp = (n: number | undefined) => Math.log1p((n ?? 0) * doc.scale)
   const T = Math.max(1, a.tokens)
   const stems = c.key.split(' ')
-  const idfs = stems.map(idf)
+  const ws = stems.map(doc.word)
+  const idfs = ws.map((w) => w.idf)
   const meanIdf = idfs.reduce((x, y) => x + y, 0) / idfs.length
   const tf = c.starts.length
   const first = c.starts[0] as number
   const last = c.starts[c.starts.length - 1] as number
   const ph = own(tables.phrase, c.key)
-  const wk = stems.map((s) => kp(own(tables.wordGold, s)))
+  const wk = ws.map((w) => w.keyness)
   const head = stems[stems.length - 1] as string
-  const ranks = stems.map((s) => (a.wordRank.get(s) ?? 0) / (doc.maxRank || 1))
-  const rankSum = ranks.reduce((x, y) => x + y, 0)
-  const wordFreq = stems.reduce((x, s) => x + (a.stemCount.get(s) ?? 0), 0) / stems.length
-  const inFirst = c.starts.filter((s) => s < a.firstSentenceEnd).length
+  const rankSum = ws.reduce((x, w) => x + w.rank, 0)
+  const wordFreq = ws.reduce((x, w) => x + w.count, 0) / stems.length
+  let inFirst = 0
+  for (const s of c.starts) if (s < a.firstSentenceEnd) inFirst++
   // of the documents where a word occurs, how often it is part of a keyphrase
   const rate = (n: number | undefined, s: string) => (n ?? 0) / ((own(tables.wordDf, s) ?? 0) + 2)
-  const rates = stems.map((s) => rate(own(tables.wordGold, s), s))
+  const rates = ws.map((w) => w.rate)
   let part = 0
   for (let i = 0; i < stems.length; i++) {
     for (let j = i + 1; j <= stems.length; j++) {
