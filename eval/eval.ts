@@ -17,6 +17,8 @@ import { everyday } from '../training/mix.js'
 import { languageData } from '../training/heads/languages.js'
 
 const only = process.argv[2]
+// `npm run eval -- everyday`: only the everyday sets of every classifier, to rewrite eval/everyday.md
+const everydayOnly = only === 'everyday'
 const OWN_EVAL = ['ner', 'ner-multilingual', 'keywords', 'similarity', 'language_detection']
 const rows: EvalRow[] = []
 const store = join(import.meta.dirname, '..', 'model-store')
@@ -26,7 +28,8 @@ const { tf, backend } = await getTf()
 process.stderr.write(`TensorFlow.js backend: ${backend}\n`)
 
 for (const info of await scanStore(store)) {
-  if (only !== undefined && info.name !== only) continue
+  if (only !== undefined && !everydayOnly && info.name !== only) continue
+  if (everydayOnly && (OWN_EVAL.includes(info.name) || NEW_OPS.includes(info.name))) continue
   if (OWN_EVAL.includes(info.name)) {
     // span and pair models: eval/<model>.ts scores them through their serving loader
     const mod = await import(`./${info.name}.ts`) as { evaluate: (info: ModelInfo, tf: TF, log: (s: string) => void) => Promise<EvalRow[]> }
@@ -44,6 +47,7 @@ for (const info of await scanStore(store)) {
   const halves: CalibrationHalf[] = []
   const other = info.manifest.kind === 'encoder-head' ? languageData(info.name)?.validation ?? [] : []
   for (const v of [...spec.data().validation, ...other]) {
+    if (everydayOnly && !isEveryday(v.name)) continue
     const probs = await model.predict(v.rows.map((r) => r.text))
     // NONE: a text no label fits (independent per-label scores)
     const gold = v.rows.map((r) => index.get(r.label) ?? -1)
@@ -61,7 +65,8 @@ for (const info of await scanStore(store)) {
   const pooled = pooledCalibrationRow(name, halves)
   if (pooled !== undefined) rows.push(pooled)
   // leave one domain out: figures measured when training (each needs its own training run)
-  for (const lodo of info.manifest.metrics.filter((x) => x.split.includes('leave one domain out'))) {
+  const lodos = everydayOnly ? [] : info.manifest.metrics.filter((x) => x.split.includes('leave one domain out'))
+  for (const lodo of lodos) {
     rows.push({ model: name, dataset: `${lodo.dataset} (${lodo.split}; from the manifest)`, metric: lodo.metric, value: lodo.value })
   }
   model.dispose()
@@ -71,5 +76,5 @@ if (only === undefined || only === 'facial_emotion' || only === 'object_recogniz
 const header = '| model | validation data | metric | value | baseline |\n|---|---|---|---:|---|'
 const table = [header, ...rows.map((r) => `| ${r.model} | ${r.dataset} | ${r.metric} | ${r.value.toFixed(3)} | ${r.baseline ?? ''} |`)].join('\n')
 console.log(table)
-if (only === undefined) writeFileSync(join(import.meta.dirname, 'everyday.md'), everydayMarkdown(everyday(), answers, new Date().toISOString().slice(0, 10)))
+if (only === undefined || everydayOnly) writeFileSync(join(import.meta.dirname, 'everyday.md'), everydayMarkdown(everyday(), answers, new Date().toISOString().slice(0, 10)))
 if (only === undefined) writeFileSync(join(import.meta.dirname, 'results.md'), `Model evaluation, ${new Date().toISOString().slice(0, 10)}, backend ${backend} (npm run eval)\n\n${table}\n`)
