@@ -129,9 +129,14 @@ export class TextEncoder {
     }
   }
 
+  /** Vectors of rows sorted by length, in passes of alike lengths (lengthGroups). */
   private async forward (rows: number[][]): Promise<Float32Array[]> {
-    const batch = this.tokenizer.batch(rows)
-    return meanPool(await this.states(batch), batch, this.spec.dims)
+    const out: Float32Array[] = []
+    for (const [from, to] of lengthGroups(rows.map((r) => r.length))) {
+      const batch = this.tokenizer.batch(rows.slice(from, to))
+      out.push(...meanPool(await this.states(batch), batch, this.spec.dims))
+    }
+    return out
   }
 
   private async states (batch: TokenBatch): Promise<Float32Array> {
@@ -178,6 +183,30 @@ export class TextEncoder {
   async close (): Promise<void> {
     await this.session.release()
   }
+}
+
+// A pass costs about this many tokens of work besides its rows (the run call, the output copy)
+const PASS_TOKENS = 32
+
+/**
+ * Cuts rows sorted by length into passes, [from, to) each, so that the tokens computed (each pass's
+ * rows times its longest row, plus PASS_TOKENS a pass) are fewest: a long text in a pass of short
+ * ones would pad all of them to its length. Optimal by dynamic programming over the cut points.
+ */
+export function lengthGroups (lengths: readonly number[]): Array<[number, number]> {
+  const n = lengths.length
+  const cost = new Float64Array(n + 1)
+  const from = new Int32Array(n + 1)
+  for (let j = 1; j <= n; j++) {
+    cost[j] = Infinity
+    for (let i = 0; i < j; i++) {
+      const c = (cost[i] as number) + PASS_TOKENS + (j - i) * (lengths[j - 1] as number)
+      if (c < (cost[j] as number)) { cost[j] = c; from[j] = i }
+    }
+  }
+  const groups: Array<[number, number]> = []
+  for (let j = n; j > 0; j = from[j] as number) groups.unshift([from[j] as number, j])
+  return groups
 }
 
 const loaded = new Map<string, Promise<TextEncoder>>()

@@ -3,7 +3,7 @@
 import t from 'tap'
 import { join } from 'node:path'
 import { MODEL_STORE } from '../../../helper.js'
-import { loadEncoder, TextEncoder } from '../../../../lib/text/encoder/encoder.js'
+import { lengthGroups, loadEncoder, TextEncoder } from '../../../../lib/text/encoder/encoder.js'
 import { EncoderTokenizer } from '../../../../lib/text/encoder/tokenizer.js'
 import { meanPool } from '../../../../lib/text/encoder/pooling.js'
 import { Lru } from '../../../../lib/text/encoder/lru.js'
@@ -47,6 +47,26 @@ t.test('the tokenizer: special tokens, a long text cut with its end token kept, 
   t.equal(batch.ids[batch.width + 2], 1n, 'padded with <pad>')
   t.equal(batch.mask[batch.width + 2], 0n)
   t.equal(batch.mask[batch.width + 1], 1n)
+})
+
+t.test('passes of alike lengths: a long text is not padded into a pass of short ones', async (t) => {
+  t.same(lengthGroups([]), [])
+  t.same(lengthGroups([12, 12, 12, 12]), [[0, 4]], 'equal lengths: one pass')
+  t.same(lengthGroups([10, 11, 12, 256]), [[0, 3], [3, 4]], 'the long text alone')
+  const lengths = [3, 5, 8, 8, 9, 40, 41, 60, 200, 256, 256]
+  const groups = lengthGroups(lengths)
+  t.same(groups.flatMap(([a, b]) => Array.from({ length: b - a }, (_, i) => a + i)), lengths.map((_, i) => i),
+    'every row once, in order')
+  const tokens = (g: Array<[number, number]>) => g.reduce((s, [a, b]) => s + 32 + (b - a) * lengths[b - 1]!, 0)
+  t.ok(tokens(groups) < tokens([[0, lengths.length]]), `${tokens(groups)} tokens against one pass's`)
+
+  const enc = await loadEncoder(DIR, { threads: 2, maxBatch: 8, cacheSize: 100 })
+  const long = 'The parcel came two weeks late and the box was torn open. '.repeat(20)
+  const shortOnes = ['Late parcel.', 'Torn box.', 'Great service.']
+  const passes = enc.stats.passes
+  const vectors = await enc.embed([long, ...shortOnes])
+  t.equal(vectors.length, 4)
+  t.equal(enc.stats.passes - passes, 2, 'one pass for the short texts, one for the long one')
 })
 
 t.test('the encoder', async (t) => {
