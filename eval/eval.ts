@@ -19,7 +19,7 @@ import { languageData } from '../training/heads/languages.js'
 const only = process.argv[2]
 // `npm run eval -- everyday`: only the everyday sets of every classifier, to rewrite eval/everyday.md
 const everydayOnly = only === 'everyday'
-const OWN_EVAL = ['ner', 'ner-multilingual', 'keywords', 'similarity', 'language_detection']
+const OWN_EVAL = ['ner', 'ner-multilingual', 'keywords', 'keywords-multilingual', 'similarity', 'language_detection']
 const rows: EvalRow[] = []
 const store = join(import.meta.dirname, '..', 'model-store')
 // each English classifier's answers on the everyday texts (its everyday validation sets), for eval/everyday.md

@@ -9,7 +9,6 @@ import { scanStore } from '../lib/registry.js'
 import { getTf, type TF } from '../lib/tf.js'
 import type { LoadedModel } from '../lib/models.js'
 import { loaderOfClassifier } from '../lib/text/classifier-kinds.js'
-import { loadKeywords, type KeywordInput } from '../lib/text/keywords.js'
 import { loadLanguageId, routeLanguage, type Detection } from '../lib/text/langid.js'
 import { DATASETS } from '../training/data.js'
 import { argmax, confusion, ece, macroF1 } from '../training/metrics.js'
@@ -119,26 +118,6 @@ async function everydayRows (model: LoadedModel<string, number[]>, name: string)
   return rows
 }
 
-/** F1@10 (exact, case-insensitive) of the keywords model on the Spanish keyphrases of keyphrase/termex-es. */
-async function spanishKeywords (tf: TF): Promise<EvalRow[]> {
-  const info = (await scanStore(STORE)).find((i) => i.name === 'keywords')
-  if (info === undefined || !info.manifest.languages.includes('es')) return []
-  const model = await loadKeywords(info.dir, info.manifest, tf, { imageMaxPixels: 0 }) as LoadedModel<KeywordInput, Array<{ keyword: string }>>
-  const dir = join(DATASETS, 'keyphrase', 'termex-es')
-  const ids = readdirSync(join(dir, 'docsutf8')).filter((f) => f.endsWith('.txt')).map((f) => f.slice(0, -4)).sort()
-  const texts = ids.map((id) => readFileSync(join(dir, 'docsutf8', `${id}.txt`), 'utf8'))
-  const found = await model.predict(texts.map((text) => ({ text, lang: 'es' })))
-  let hit = 0; let predicted = 0; let gold = 0
-  ids.forEach((id, i) => {
-    const keys = new Set(readFileSync(join(dir, 'keys', `${id}.key`), 'utf8').split('\n').map((k) => k.trim().toLowerCase()).filter(Boolean))
-    const top = (found[i] ?? []).slice(0, 10).map((k) => k.keyword.toLowerCase())
-    hit += top.filter((k) => keys.has(k)).length; predicted += top.length; gold += keys.size
-  })
-  model.dispose()
-  const p = pct(hit, predicted); const r = pct(hit, gold)
-  return [{ model: `${info.name} v${info.version} (es: stopword ranker)`, dataset: `termex-es (${ids.length} documents)`, metric: 'F1@10, exact match', value: p + r === 0 ? 0 : 2 * p * r / (p + r), baseline: 'published on this set: YAKE 0.146, TopicRank 0.137, RAKE 0.120' }]
-}
-
 export async function evaluate (info: ModelInfo, tf: TF, log: (s: string) => void = () => {}): Promise<EvalRow[]> {
   const det = await loadLanguageId(info.dir, info.manifest, tf, { imageMaxPixels: 0 }) as LoadedModel<string, Detection>
   const rows = await detectionRows(det, `${info.name} v${info.version}`)
@@ -152,7 +131,6 @@ export async function evaluate (info: ModelInfo, tf: TF, log: (s: string) => voi
   rows.push(...await opRows(tf, 'sentiment', sentiment, det))
   const emotion = Object.fromEntries(['es', 'de', 'fr', 'it', 'pt', 'nl'].flatMap((l) => { const r = xed(() => xedRows(l, XED_EMOTION, 'val')); return r === undefined ? [] : [[l, r]] }))
   if (Object.keys(emotion).length > 0) rows.push(...await opRows(tf, 'emotion', emotion, det))
-  rows.push(...await spanishKeywords(tf))
   return rows
 }
 

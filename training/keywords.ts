@@ -133,8 +133,11 @@ const manifest = {
   name: 'keywords',
   version: 1,
   kind: 'keyword-ranker',
-  description: `Keyphrases of English text: noun-phrase candidates ranked by a small dense network over position, frequency, TF-IDF, keyphraseness and graph features. Scorer trained on Inspec abstracts; document frequencies and keyphraseness also from SemEval-2017 and SemEval-2010. ${STOPWORD_LANGUAGES.join(', ')}: no keyphrase data here, so an untrained statistical ranker over stopword-delimited candidates (lib/text/keywords-stopwords.ts), measured on the English abstracts only.`,
-  languages: ['en', ...STOPWORD_LANGUAGES],
+  description: 'Keyphrases of English text: noun-phrase candidates ranked by a small dense network over position, ' +
+    'frequency, TF-IDF, keyphraseness and graph features. Scorer trained on Inspec abstracts; document frequencies ' +
+    'and keyphraseness also from SemEval-2017 and SemEval-2010. The other languages are ' +
+    "model-store/keywords-multilingual's (it reads this folder's pos.json word classes, copied).",
+  languages: ['en'],
   labels: ['keyword'],
   inputs: [{ name: 'features', dtype: 'float32', shape: [null, F], description: `standardised candidate features (lib/text/keywords-features.ts FEATURES; mean and std in keywords.json); text read up to ${MAX_CHARS} characters, candidates up to ${MAX_WORDS} words` }],
   outputs: [{ name: 'score', dtype: 'float32', shape: [null, 1], description: 'probability that the candidate is a keyphrase' }],

@@ -6,7 +6,9 @@
 // candidate; a phrase by its words' mean weight and its own frequency. No model: nothing here is
 // learned, and for lack of data in these languages it is measured only on English (Inspec, with the
 // English stopwords), where `npm run eval` prints its figure beside the trained English ranker.
+import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
+import { join } from 'node:path'
 import { MAX_CHARS } from './keywords-candidates.js'
 import type { Keyword } from './keywords.js'
 
@@ -142,4 +144,15 @@ export function stopwordKeyphrases (raw: string, lang: string, top: number, clas
     out.push({ keyword: p.surface.replace(/\s+/g, ' '), confidence_score: score > 0 ? Number((score / (score + typical)).toFixed(4)) : 0 })
   }
   return out
+}
+
+/**
+ * The word classes of the stopword ranker's languages (pos.json, written by training/keywords-pos.ts:
+ * verbs, adjectives and function words per language); a model folder without it gives none, and its languages are
+ * cut at stopwords only. German needs none (isPattern reads its capitals).
+ */
+export async function wordClasses (dir: string): Promise<Map<string, WordClasses>> {
+  let raw: string
+  try { raw = await readFile(join(dir, 'pos.json'), 'utf8') } catch { return new Map() }
+  return parseWordClasses(raw)
 }

@@ -1,8 +1,7 @@
 // The serving side of the keyphrase ranker (manifest kind keyword-ranker): noun-phrase candidates
 // with features computed in TypeScript (lib/text/keywords-features.ts, the same code training used)
 // and a small dense TF.js network that scores them. Texts are read up to MAX_CHARS characters.
-// Other languages (es, nl, de) have no keyphrase data here: an untrained stopword ranker serves them
-// (lib/text/keywords-stopwords.ts).
+// English only: the other languages are lib/text/heads/keyphrases.ts's.
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Tensor } from '@tensorflow/tfjs'
@@ -11,7 +10,6 @@ import { fileIO } from '../tf-io.js'
 import { analyse, MAX_CHARS, type Analysed } from './keywords-candidates.js'
 import { featurise, FEATURES, rankCandidates, type KeywordTables } from './keywords-features.js'
 import { getNlp } from './keywords-tokens.js'
-import { parseWordClasses, stopwordKeyphrases, type WordClasses } from './keywords-stopwords.js'
 
 export interface Keyword { keyword: string, confidence_score: number }
 export interface KeywordInput { text: string, lang: string }
@@ -28,24 +26,12 @@ const MAX_ROWS = 1_024
 
 const pause = () => new Promise<void>((resolve) => setImmediate(resolve))
 
-/**
- * The word classes of the stopword ranker's languages (pos.json, written by training/keywords-pos.ts:
- * verbs, adjectives and function words per language); a model folder without it gives none, and its languages are
- * cut at stopwords only. German needs none (isPattern reads its capitals).
- */
-export async function wordClasses (dir: string): Promise<Map<string, WordClasses>> {
-  let raw: string
-  try { raw = await readFile(join(dir, 'pos.json'), 'utf8') } catch { return new Map() }
-  return parseWordClasses(raw)
-}
-
 export const loadKeywords: ModelLoader = async (dir, manifest, tf) => {
   const cfg = JSON.parse(await readFile(join(dir, 'keywords.json'), 'utf8')) as Config
   if (cfg.features.join('|') !== FEATURES.join('|')) throw new Error('keywords.json was trained with other features than lib/text/keywords-features.ts computes')
   const model = await tf.loadLayersModel(fileIO(join(dir, 'model.json')))
   getNlp()
   const F = FEATURES.length
-  const classes = await wordClasses(dir)
 
   const scoreRows = async (rows: Float32Array[]): Promise<Float32Array> => {
     const out = new Float32Array(rows.length)
@@ -64,25 +50,18 @@ export const loadKeywords: ModelLoader = async (dir, manifest, tf) => {
   }
 
   const predict = async (inputs: KeywordInput[]): Promise<Keyword[][]> => {
-    const docs: Array<{ a: Analysed, from: number } | { other: Keyword[] }> = []
+    const docs: Array<{ a: Analysed, from: number }> = []
     const rows: Float32Array[] = []
     let read = 0
-    for (const { text, lang } of inputs) {
-      if (lang === 'en') {
-        const a = analyse(text)
-        docs.push({ a, from: rows.length })
-        rows.push(...featurise(a, cfg.tables))
-      } else {
-        // es, nl, de (the route lets no other code through): the untrained stopword ranker
-        docs.push({ other: stopwordKeyphrases(text, lang, TOP, classes.get(lang)) })
-      }
+    for (const { text } of inputs) {
+      const a = analyse(text)
+      docs.push({ a, from: rows.length })
+      rows.push(...featurise(a, cfg.tables))
       read += Math.min(text.length, MAX_CHARS)
       if (read >= YIELD_CHARS) { read = 0; await pause() }
     }
     const scores = rows.length === 0 ? new Float32Array(0) : await scoreRows(rows)
-    return docs.map((doc) => {
-      if ('other' in doc) return doc.other
-      const { a, from } = doc
+    return docs.map(({ a, from }) => {
       const seen = new Set<string>()
       const out: Keyword[] = []
       for (const { candidate, score } of rankCandidates(a, scores.subarray(from, from + a.candidates.length))) {

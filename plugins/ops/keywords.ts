@@ -10,6 +10,8 @@ export default async function keywords (fastify: FastifyInstance) {
     summary: 'Keywords: ranked keyphrases with confidence scores (at most 10)',
     batch: true,
     detect: true,
+    // the languages other than English from the encoder's keyphrases
+    models: ['keywords-multilingual'],
     reply: KeywordsReply,
     batchReply: KeywordsBatchReply,
     run: async (texts, body, model) =>

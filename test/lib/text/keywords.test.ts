@@ -69,7 +69,7 @@ t.test('the trained ranker through its loader', { skip: hasRealModel('keywords')
   const { tf } = await getTf()
   const info = (await scanStore(MODEL_STORE)).find((i) => i.name === 'keywords')!
   t.equal(info.manifest.kind, 'keyword-ranker')
-  t.same(info.manifest.languages, ['en', 'es', 'nl', 'de', 'fr', 'it', 'pt'])
+  t.same(info.manifest.languages, ['en'], 'the other languages are keywords-multilingual\'s')
   const f1 = info.manifest.metrics.find((m) => m.metric === 'F1@10')
   t.ok(f1 !== undefined && f1.value >= 0.30, `validation F1@10 ${f1?.value}`)
   const model = await loadKeywords(info.dir, info.manifest, tf, { imageMaxPixels: 0 }) as LoadedModel<KeywordInput, Keyword[]>

@@ -14,7 +14,7 @@ const ABSTRACT = 'Neural networks for image classification. We train deep neural
   'them with support vector machines. Image classification accuracy improves as the neural networks grow deeper.'
 
 t.test('the trained keyphrase ranker behind /v4/keywords', { skip: hasRealModel('keywords') ? false : 'model-store/keywords not trained yet' }, async (t) => {
-  const app = await buildWithRealModels(t, ['keywords'])
+  const app = await buildWithRealModels(t, ['keywords', 'keywords-multilingual', 'text-encoder'])
   type Reply = { keywords: Array<{ keyword: string, confidence_score: number }> }
   const one = async (text: string, extra: Record<string, string> = {}) => app.inject({ method: 'POST', url: '/v4/keywords', headers: FORM, payload: form({ api_key: KEY, text, ...extra }) })
 
@@ -51,7 +51,7 @@ t.test('the trained keyphrase ranker behind /v4/keywords', { skip: hasRealModel(
     for (const [i, text] of texts.entries()) t.same(batch.keywords[i], ((await one(text)).json() as Reply).keywords, `text ${i}`)
   })
 
-  t.test('es, nl and de get the stopword ranker; other lang_code values answer 400 JSON; en and omitted agree', async (t) => {
+  t.test('es, nl and de get the encoder\'s keyphrases; other lang_code values answer 400 JSON; en and omitted agree', async (t) => {
     const texts: Record<string, [string, string]> = {
       de: ['Die Bundesregierung plant neue Regeln für erneuerbare Energien. Erneuerbare Energien sollen bis 2030 die Hälfte des Strombedarfs decken. Kritiker halten die Regeln für erneuerbare Energien für zu schwach.', 'erneuerbare energien'],
       es: ['El cambio climático amenaza la producción de alimentos. Los expertos advierten que el cambio climático reducirá las cosechas de trigo. La producción de alimentos debe adaptarse al cambio climático.', 'cambio climático'],
