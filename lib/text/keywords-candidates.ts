@@ -134,9 +134,8 @@ function candidates (toks: Token[], chunks: Array<[number, number]>, heads: bool
     const before = lower[a - 1]
     if (before === 'a' || before === 'an' || before === 'the') c.afterDeterminer++
     if (lower[b] === 'of') c.beforeOf++
-    if (toks[b]?.text === '(' && /^[\p{Lu}][\p{Lu}\d-]*s?$/u.test(toks[b + 1]?.text ?? '') && toks[b + 2]?.text === ')') {
-      c.definesAcronym = true
-    }
+    const acronymAfter = toks[b]?.text === '(' && toks[b + 2]?.text === ')'
+    if (acronymAfter && /^[\p{Lu}][\p{Lu}\d-]*s?$/u.test(toks[b + 1]?.text ?? '')) c.definesAcronym = true
     const forms = surfaceCount.get(key) as Map<string, number>
     forms.set(surface, (forms.get(surface) ?? 0) + 1)
   }
@@ -160,7 +159,8 @@ function candidates (toks: Token[], chunks: Array<[number, number]>, heads: bool
     if (c !== b + 1 || lower[b] !== 'of' || heads[b - 1] !== true) continue
     for (let i = Math.max(a, b - 2); i < b; i++) {
       for (let j = c + 1; j <= Math.min(d, c + 2); j++) {
-        if (heads[j - 1] === true && j - i <= MAX_WORDS) add(i, j, joined(keyOf, i, j), joined(shownOf, i, j), false, true)
+        if (heads[j - 1] !== true || j - i > MAX_WORDS) continue
+        add(i, j, joined(keyOf, i, j), joined(shownOf, i, j), false, true)
       }
     }
   }

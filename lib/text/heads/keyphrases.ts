@@ -2,12 +2,18 @@
 // stopword ranker (lib/text/keywords-stopwords.ts, noun-phrase patterns with each language's word
 // classes), and are ranked by the cosine of their encoder vector to the text's, each next phrase
 // marked down by its likeness to those already chosen (maximal marginal relevance).
+import { currentDeadline } from '../../deadline.js'
 import type { LoadedModel, LoaderContext } from '../../models.js'
 import type { ModelManifest } from '../../../schemas/model-manifest.js'
 import type { Keyword, KeywordInput } from '../keywords.js'
+import { MAX_CHARS } from '../keywords-candidates.js'
 import { stopwordKeyphrases, wordClasses } from '../keywords-stopwords.js'
 import { encoderOf } from './classifier.js'
 import { cosine } from './similarity.js'
+
+// candidates are found on the main thread: a large batch hands the event loop back after this many
+// characters (other requests go on, and a request past its deadline stops here: lib/deadline.ts)
+const YIELD_CHARS = 50_000
 
 /**
  * manifest.keyphrases: how many candidates a text gets; the weight of the cosine to the text against
@@ -63,8 +69,21 @@ export async function loadEncoderKeyphrases (
   const encoder = await encoderOf(dir, manifest, ctx)
   const settings = (manifest as ModelManifest & { keyphrases: KeyphraseSettings }).keyphrases
   const classes = await wordClasses(dir)
-  const one = async ({ text, lang }: KeywordInput): Promise<Keyword[]> => {
-    const candidates = stopwordKeyphrases(text, lang, settings.candidates, classes.get(lang))
+  const candidatesOf = async (inputs: KeywordInput[]): Promise<Keyword[][]> => {
+    const out: Keyword[][] = []
+    let read = 0
+    for (const { text, lang } of inputs) {
+      out.push(stopwordKeyphrases(text, lang, settings.candidates, classes.get(lang)))
+      read += Math.min(text.length, MAX_CHARS)
+      if (read < YIELD_CHARS) continue
+      read = 0
+      await new Promise((resolve) => setImmediate(resolve))
+      const ended = currentDeadline()?.ended
+      if (ended != null) throw ended
+    }
+    return out
+  }
+  const ranked = async (text: string, candidates: Keyword[]): Promise<Keyword[]> => {
     if (candidates.length === 0) return []
     const [whole, ...phrases] = await encoder.embed([text, ...candidates.map((c) => c.keyword)])
     let shown = 1
@@ -74,11 +93,15 @@ export async function loadEncoderKeyphrases (
       return { keyword: (candidates[i] as Keyword).keyword, confidence_score: shown }
     })
   }
+  const predict = async (inputs: KeywordInput[]): Promise<Keyword[][]> => {
+    const candidates = await candidatesOf(inputs)
+    return await Promise.all(inputs.map((input, i) => ranked(input.text, candidates[i] as Keyword[])))
+  }
   return {
     manifest,
-    predict: async (inputs) => await Promise.all(inputs.map(one)),
+    predict,
     async warm () {
-      await one({ text: 'La dinámica de Langevin compleja evita el problema del signo.', lang: 'es' })
+      await predict([{ text: 'La dinámica de Langevin compleja evita el problema del signo.', lang: 'es' }])
     },
     dispose () {}
   }
