@@ -1,5 +1,5 @@
 // The linter: neostandard (standard's style for TypeScript, without type information, so it is
-// fast), and the one architectural rule: lib/ is framework-free and never imports plugins/.
+// fast), and the architectural rules: lib/ never imports plugins/, and only lib/http/ imports Fastify.
 import neostandard from 'neostandard'
 
 export default [
@@ -33,7 +33,22 @@ export default [
     languageOptions: { globals: { Node: 'readonly', location: 'readonly', DataTransfer: 'readonly' } }
   },
   {
+    // lib/ by layer: only lib/http/ speaks Fastify (route factories, language routing); the layers under
+    // it (serving, runtime, stores, text and image families) never import it, nor plugins/
     files: ['lib/**'],
+    ignores: ['lib/http/**'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['**/plugins/**'], message: 'lib/ never imports plugins/: move what both need into lib/.' },
+          { group: ['**/http/*'], message: 'only lib/http/ and plugins/ import lib/http/: it is the layer above.' },
+          { group: ['fastify', 'fastify-plugin', '@fastify/*', '!@fastify/error'], message: 'only lib/http/ imports Fastify.' }
+        ]
+      }]
+    }
+  },
+  {
+    files: ['lib/http/**'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: ['**/plugins/**'], message: 'lib/ never imports plugins/: move what both need into lib/.' }] }]
     }

@@ -3,7 +3,7 @@
 // sharp's advice for worker threads on glibc: load it in the main thread before any worker does
 import sharp from 'sharp'
 import type { LoadedModel, LoaderContext, ModelLoader } from '../models.js'
-import type { ImageInput } from '../routes.js'
+import type { ImageInput } from './sniff.js'
 import { ImagePool } from './pool.js'
 import { IMAGE_DEFAULTS } from '../config.js'
 import type { ImageResult, Op } from './types.js'

@@ -63,7 +63,7 @@ export const loadTextClassifier: ModelLoader = async (dir, manifest, tf) => {
   const byInput = inputCalibrationOf(manifest)
   if (byInput !== undefined && byInput.bias.length !== manifest.labels.length) throw new Error(`${dir}: the calibration by input has ${byInput.bias.length} label biases for ${manifest.labels.length} labels`)
   const multi = (model.outputLayers[0]?.getConfig() as { activation?: string } | undefined)?.activation === 'sigmoid'
-  // the calibration by language (lib/lang-route.ts forLanguage applies it) is checked here, once
+  // the calibration by language (lib/http/lang-route.ts forLanguage applies it) is checked here, once
   const byLanguage = languageCalibrationOf(manifest)
   const problem = byLanguage === undefined ? undefined : languageCalibrationProblem(byLanguage, multi)
   if (problem !== undefined) throw new Error(`${dir}: ${problem}`)

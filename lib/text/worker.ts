@@ -78,7 +78,7 @@ try {
     }
   }
 
-  /** Each text's language (detected, routed as lib/lang-route.ts languagesOf does), then each
+  /** Each text's language (detected, routed as lib/http/lang-route.ts languagesOf does), then each
    * language's texts through the first of `names` that serves it, the first one when none does
    * (as the route's modelFor ... ?? model); a language none serves gets no output. */
   async function detectAndRun (names: string[], served: string[], texts: string[]): Promise<Routed[]> {

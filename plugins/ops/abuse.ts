@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
-import { textOperation } from '../../lib/routes.js'
-import { assertLabels, classify } from '../../lib/classify.js'
+import { textOperation } from '../../lib/http/routes.js'
+import { assertLabels, classify } from '../../lib/http/classify.js'
 import { ABUSE_LABELS, AbuseBatchReply, AbuseReply, type AbuseReply as Answer } from '../../schemas/ops/abuse.js'
 
 /** The more likely label and its probability. */

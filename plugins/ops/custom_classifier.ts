@@ -2,7 +2,7 @@
 // clients; answered with {category, confidence_score}) or a JSON object of label to keywords (older
 // clients; answered with {tag, confidence_score}). No training per request (lib/text/zero-shot.ts).
 import type { FastifyInstance } from 'fastify'
-import { textOperation, type TextFields } from '../../lib/routes.js'
+import { textOperation, type TextFields } from '../../lib/http/routes.js'
 import { Errors } from '../../lib/errors.js'
 import type { LoadedModel } from '../../lib/models.js'
 import type { ZeroShotInput, ZeroShotLabel, ZeroShotOutput } from '../../lib/text/zero-shot.js'

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
-import { textOperation } from '../../lib/routes.js'
-import { assertLabels, classify } from '../../lib/classify.js'
+import { textOperation } from '../../lib/http/routes.js'
+import { assertLabels, classify } from '../../lib/http/classify.js'
 import { EMOTION_LABELS, EmotionBatchReply, EmotionReply } from '../../schemas/ops/emotion.js'
 
 export default async function emotion (fastify: FastifyInstance) {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
-import { textOperation } from '../../lib/routes.js'
-import { assertLabels, classify } from '../../lib/classify.js'
+import { textOperation } from '../../lib/http/routes.js'
+import { assertLabels, classify } from '../../lib/http/classify.js'
 import { INTENT_LABELS, IntentBatchReply, IntentReply } from '../../schemas/ops/intent.js'
 
 export default async function intent (fastify: FastifyInstance) {

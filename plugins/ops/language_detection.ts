@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { textOperation } from '../../lib/routes.js'
+import { textOperation } from '../../lib/http/routes.js'
 import type { LoadedModel } from '../../lib/models.js'
 import type { Detection } from '../../lib/text/langid.js'
 import { LanguageBatchReply, LanguageReply } from '../../schemas/ops/language_detection.js'

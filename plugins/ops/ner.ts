@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { textOperation } from '../../lib/routes.js'
+import { textOperation } from '../../lib/http/routes.js'
 import type { LoadedModel } from '../../lib/models.js'
 import type { NerInput } from '../../lib/text/ner.js'
 import { NerBatchReply, NerReply, type Entity } from '../../schemas/ops/ner.js'

@@ -1,8 +1,8 @@
 // /new/intent: the intent scores, and with query=feedback the feedback split into complaint,
 // suggestion and appreciation by a second model (model-store/new_intent).
 import type { FastifyInstance } from 'fastify'
-import { textOperation } from '../../lib/routes.js'
-import { assertLabels, byLabel, classify } from '../../lib/classify.js'
+import { textOperation } from '../../lib/http/routes.js'
+import { assertLabels, byLabel, classify } from '../../lib/http/classify.js'
 import { Errors } from '../../lib/errors.js'
 import { INTENT_LABELS } from '../../schemas/ops/intent.js'
 import { FEEDBACK_LABELS, NewIntentBatchBody, NewIntentBatchReply, NewIntentBody, NewIntentReply } from '../../schemas/ops/new_intent.js'

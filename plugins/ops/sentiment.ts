@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
-import { textOperation } from '../../lib/routes.js'
-import { assertLabels, classify } from '../../lib/classify.js'
+import { textOperation } from '../../lib/http/routes.js'
+import { assertLabels, classify } from '../../lib/http/classify.js'
 import { SENTIMENT_LABELS, SentimentBatchReply, SentimentReply } from '../../schemas/ops/sentiment.js'
 
 export default async function sentiment (fastify: FastifyInstance) {

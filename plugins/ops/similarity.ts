@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Errors } from '../../lib/errors.js'
 import type { Fields } from '../../lib/fields.js'
-import { checkLang, methodNotAllowed, withinDeadline } from '../../lib/routes.js'
+import { checkLang, methodNotAllowed, withinDeadline } from '../../lib/http/routes.js'
 import { TEXT_ERRORS, errorResponses } from '../../schemas/common.js'
 import { SimilarityBody, SimilarityReply } from '../../schemas/ops/similarity.js'
 

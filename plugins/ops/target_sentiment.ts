@@ -2,8 +2,8 @@
 // (2019, field entity) and /target_sentiment (2021, field aspect), each with its _batch twin; either
 // field name is accepted on every path. A batch asks about the same aspect in every text.
 import type { FastifyInstance } from 'fastify'
-import { textOperation, type TextFields } from '../../lib/routes.js'
-import { assertLabels, byLabel } from '../../lib/classify.js'
+import { textOperation, type TextFields } from '../../lib/http/routes.js'
+import { assertLabels, byLabel } from '../../lib/http/classify.js'
 import { Errors } from '../../lib/errors.js'
 import type { LoadedModel } from '../../lib/models.js'
 import { aspectInput, findAspect, type Span } from '../../lib/text/aspect.js'

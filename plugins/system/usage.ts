@@ -5,7 +5,7 @@ import { errorResponses } from '../../schemas/common.js'
 import { planLimits } from '../../lib/store/types.js'
 import { Errors } from '../../lib/errors.js'
 import { storeUnavailable } from '../../lib/metering.js'
-import { methodNotAllowed } from '../../lib/routes.js'
+import { methodNotAllowed } from '../../lib/http/routes.js'
 
 // typed through the TypeBox type provider: the answer is checked against UsageReply's Static<>
 const usage: FastifyPluginAsyncTypebox = async (fastify) => {

@@ -196,7 +196,7 @@ t.test('the served scores apply the manifest\'s calibration by input, each text 
 })
 
 t.test('calibration by language: a model answers texts of a language with that language\'s temperature, the others as they are', async (t) => {
-  const { forLanguage } = await import('../../../lib/lang-route.js')
+  const { forLanguage } = await import('../../../lib/http/lang-route.js')
   const { recalibrateLanguage } = await import('../../../lib/text/calibration.js')
   const rows = [[0.7, 0.2, 0.1], [0.05, 0.15, 0.8]]
   const manifest = { name: 'm', labels: ['a', 'b', 'c'], languages: ['es', 'hi'], calibration: { byLanguage: { method: 'test', temperature: { hi: 2.5, es: 1 }, multiLabel: false } } } as unknown as ModelManifest

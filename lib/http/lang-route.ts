@@ -3,9 +3,9 @@
 // otherwise; each language's texts then go to the model that serves it.
 import type { FastifyReply } from 'fastify'
 import { Type, type TObject, type TSchema } from '@sinclair/typebox'
-import type { LoadedModel } from './models.js'
-import { DEFAULT_LANG, detectFor, routeLanguage, type Detection } from './text/langid.js'
-import { languageCalibrationOf, languageTemperature, recalibrateLanguage } from './text/calibration.js'
+import type { LoadedModel } from '../models.js'
+import { DEFAULT_LANG, detectFor, routeLanguage, type Detection } from '../text/langid.js'
+import { languageCalibrationOf, languageTemperature, recalibrateLanguage } from '../text/calibration.js'
 
 /** the model folder of the language identifier */
 export const DETECTOR = 'language_detection'

@@ -4,14 +4,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { Static, TObject, TSchema } from '@sinclair/typebox'
-import { Errors, withHeaders } from './errors.js'
-import { batchTexts, isUploadedFile, type Fields } from './fields.js'
-import { sniffImage, type ImageFormat } from './image/sniff.js'
-import type { LoadedModel } from './models.js'
-import { BatchTextBody, IMAGE_ERRORS, SingleTextBody, TEXT_ERRORS, errorResponses } from '../schemas/common.js'
-import { ImageBody } from '../schemas/ops/image.js'
-import type { Routed } from './text/protocol.js'
-import type { ModelRegistry } from './registry.js'
+import { Errors, withHeaders } from '../errors.js'
+import { batchTexts, isUploadedFile, type Fields } from '../fields.js'
+import { sniffImage, type ImageFormat, type ImageInput } from '../image/sniff.js'
+import type { LoadedModel } from '../models.js'
+import { BatchTextBody, IMAGE_ERRORS, SingleTextBody, TEXT_ERRORS, errorResponses } from '../../schemas/common.js'
+import { ImageBody } from '../../schemas/ops/image.js'
+import type { Routed } from '../text/protocol.js'
+import type { ModelRegistry } from '../registry.js'
 import { DETECTOR, forLanguage, languagesOf, wantsDetection, languagesServed, modelFor, reportLangs, runByLanguage, withLangFields, type TextLang } from './lang-route.js'
 
 /** fn's answer within the request's deadline (lib/deadline.ts): a 503 once it passes. */
@@ -198,8 +198,6 @@ export function textOperation<R, Body extends TObject = typeof SingleTextBody, R
   route(false)
   if (spec.batch) route(true)
 }
-
-export interface ImageInput { data: Buffer, format: ImageFormat, source: 'file' | 'url' }
 
 export interface ImageOperation<Reply extends TSchema> {
   op: string
