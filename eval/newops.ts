@@ -88,7 +88,7 @@ async function nsfw (info: ModelInfo, tf: TF): Promise<EvalRow[]> {
 export async function evaluate (info: ModelInfo, tf: TF, log: (s: string) => void): Promise<EvalRow[]> {
   log(`${info.name}: evaluating`)
   switch (info.name) {
-    case 'abuse': return classifier(info, tf, (await import('../training/abuse.js')).ABUSE)
+    case 'abuse': return classifier(info, tf, (await import('../training/abuse-spec.js')).ABUSE)
     case 'target_sentiment': return classifier(info, tf, (await import('../training/target_sentiment.js')).TARGET_SENTIMENT)
     case 'phrase_extractor': return phrases(info)
     case 'nsfw': return nsfw(info, tf)

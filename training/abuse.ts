@@ -19,30 +19,16 @@ import type { SequenceConfig } from '../lib/text/cnn-tokens.js'
 import { cnnForward, cnnTensors, softmax, type CnnConfig } from '../lib/text/cnn-classifier.js'
 import type { FeatureConfig } from '../lib/text/features.js'
 import type { ModelManifest } from '../schemas/model-manifest.js'
-import { clinc, headlines, isHeldOut, smsSpam, tweeteval, withoutOverlap, type Labelled } from './data.js'
+import { isHeldOut, withoutOverlap, type Labelled } from './data.js'
 import { exportRows, twoLabelOutput, type ExportSet } from './abuse-export.js'
 import { runTrainer, writeCnn } from './text-cnn.js'
 import { abuseSpec, calibrate } from './calibrate.js'
-import { argmax, confusion, macroF1, recall } from './metrics.js'
-import type { TextValidation } from './text-model.js'
+import { argmax, confusion, macroF1 } from './metrics.js'
+import { ABUSE, hate, hateVal, olid, olidVal, ordinary, ordinaryVal } from './abuse-spec.js'
 
 const env = process.env
-const ABUSIVE = new Set(['offensive', 'hate'])
-const binary = (rows: Labelled[]): Labelled[] => rows.map((r) => ({ text: r.text, label: ABUSIVE.has(r.label) ? 'Abusive' : 'Non Abusive' }))
-
-export const olidVal = binary(tweeteval('abuse/tweeteval-offensive', 'val'))
-export const hateVal = binary(tweeteval('abuse/tweeteval-hate', 'val'))
-export const olid = binary(tweeteval('abuse/tweeteval-offensive', 'train'))
-export const hate = binary(tweeteval('abuse/tweeteval-hate', 'train'))
-// ordinary texts nobody would call abusive (assistant queries, SMS, news headlines): without them the
-// model learns that anything unlike a tweet about politics is suspect
-const nonAbusive = (texts: string[]) => texts.map((text) => ({ text, label: 'Non Abusive' }))
-const every = <T>(xs: T[], n: number) => xs.filter((_, i) => i % n === 0)
-export const ordinary = nonAbusive([...every(clinc('train'), 10), ...every(smsSpam().filter((r) => r.label === 'ham'), 3), ...every(headlines('headline_train.txt').filter((r) => r.label === 'Non-Sarcastic'), 8)].map((r) => r.text))
-export const ordinaryVal = nonAbusive([...every(clinc('val'), 2), ...every(headlines('headline_val.txt').filter((r) => r.label === 'Non-Sarcastic'), 2)].map((r) => r.text))
 /** the shared word-vector table, a folder below model-store (weights.json names it for serving) */
 const VECTORS = 'word-vectors/1'
-const LICENCE = 'research use (TweetEval: no licence given; Twitter/X terms)'
 /** the n-gram bag's features, as the text classifiers hash them (lib/text/features.ts) */
 const BAG: FeatureConfig = { buckets: 1 << 16, charNgrams: [3, 5], wordBigrams: true, maxFeatures: 1500, maxChars: 2000 }
 /** the word sequence the convolution reads (lib/text/cnn-tokens.ts) */
@@ -50,22 +36,6 @@ const SEQUENCE: SequenceConfig = { maxChars: 2000, maxTokens: 128, oovBuckets: 8
 const SEED = Number(env.ABUSE_SEED ?? 23)
 /** the trainer's options (training/abuse_encoder.py --help); the committed model uses these */
 const TRAINER = ['--tasks', 'hate', '--epochs', '6', '--lr', '0.002', '--batch', '64', '--dim', '32', '--filters', '64', '--widths', '2,3,4', '--dropout', '0.3', '--scale', '0.2']
-
-export const ABUSE = {
-  op: 'abuse',
-  labels: ['Non Abusive', 'Abusive'],
-  description: 'Abuse: whether a text is abusive (offensive language, insults, hate speech) or not. A hashed n-gram bag and a convolution over the words (shared word vectors), trained on OLID (OffensEval 2019) tweets via TweetEval and ordinary non-abusive texts, with HatEval (SemEval-2019 task 5, English) tweets training the shared encoder through a head of their own.',
-  validation: [
-    { name: 'tweeteval-offensive (OLID)', split: 'validation', rows: olidVal, metric: { name: 'macro F1', score: (m) => macroF1(m, [0, 1]), baseline: 'target 0.75; published (test): RoBERTa 0.805, fastText 0.734, SVM 0.523' } },
-    { name: 'tweeteval-hate (HatEval)', split: 'validation', rows: hateVal, metric: { name: 'macro F1', score: (m) => macroF1(m, [0, 1]), baseline: 'target 0.55; published (test): RoBERTa 0.523, fastText 0.506, SVM 0.367' } },
-    { name: 'ordinary texts (CLINC150 val queries, news-headlines-sarcasm val HuffPost headlines; every 2nd)', split: 'validation', rows: ordinaryVal, metric: { name: 'share called Abusive (false alarms; lower is better)', score: (m) => 1 - recall(m, 0) } }
-  ] satisfies TextValidation[],
-  sources: [
-    { name: 'TweetEval offensive (OLID, Zampieri et al. 2019): the served head', path: 'abuse/tweeteval-offensive', licence: LICENCE, split: 'train (val for validation)', rows: olid.length },
-    { name: 'TweetEval hate (HatEval English, Basile et al. 2019): the hateful head only (trains the shared encoder, not the served head)', path: 'abuse/tweeteval-hate', licence: LICENCE, split: 'train (val for validation)', rows: hate.length },
-    { name: 'ordinary texts as Non Abusive for every head: CLINC150 train (every 10th), SMS Spam Collection ham (every 3rd), news-headlines-sarcasm train HuffPost headlines (every 8th)', path: 'intent/clinc150, intent/sms-spam-collection, sarcasm/news-headlines-sarcasm', licence: 'CC BY 3.0 (CLINC150); CC BY 4.0 (SMS, UCI page; not verified); headlines not stated (cite Misra & Arora 2023), research use', rows: ordinary.length }
-  ]
-}
 
 /** texts whose served probabilities the trainer's forward pass records (reference.json), for the serving code's test */
 const PROBES = ['this update is garbage', '@user you are a fucking idiot and a disgusting piece of shit', 'have a nice day', 'Thank you so much for the lovely flowers, see you on Sunday!', "you're an idiot, don't you get it??", '😀😀😀', 'x', 'zxqv blorft', '', 'word '.repeat(3000)]

@@ -45,7 +45,7 @@ export const abuseSpec = (validation: Validation[]): OwnSpec => ({ data: () => (
 
 /** an own-script model's validation sets as training/ops.ts gives them; a set listed once per metric reports its calibration once */
 async function ownSpec (op: string): Promise<OwnSpec | undefined> {
-  if (op === 'abuse') return abuseSpec((await import('./abuse.js')).ABUSE.validation)
+  if (op === 'abuse') return abuseSpec((await import('./abuse-spec.js')).ABUSE.validation)
   if (op !== 'target_sentiment') return undefined
   const { TARGET_SENTIMENT } = await import('./target_sentiment.js')
   const seen = new Set<string>()

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Labelled } from './data.js'
-import type { Row } from './ops.js'
+import type { Row } from './op-spec.js'
 
 export interface DomainRows { domain: string, rows: Labelled[], /** relative weight of the domain as a whole (default 1) */ share?: number }
 

@@ -4,7 +4,7 @@ import { clinc, goemotions, semevalSentiment, split, trec, tweeteval, withoutOve
 import { absaSentences, amazonAlexa, customerReviews, dairEmotion, isear, multiDomainReviews, snips, sst5, tweetevalEmotion, wassaEmotion } from './data-domains.js'
 import { macroF1, macroRecall, recall } from './metrics.js'
 import { binaryAccuracy, dedupe, everyday, shareCalled, weighDomains } from './mix.js'
-import type { OpSpec } from './ops.js'
+import type { OpSpec } from './op-spec.js'
 import { GOEMO } from './sources.js'
 import { liuNineProducts, sentimentMix } from './sentiment-data.js'
 

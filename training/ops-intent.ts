@@ -4,7 +4,7 @@ import { agNews20k, agNews20kParts, amazonAlexa, customerReviews, enronSpam, huf
 import { accuracy, f1, macroF1, recall } from './metrics.js'
 import { dedupe, everyday, shareCalled, weighDomains } from './mix.js'
 import { MIXED, only } from './ops-feelings.js'
-import type { OpSpec } from './ops.js'
+import type { OpSpec } from './op-spec.js'
 import { AG, BBC, CLINC, GOEMO, HUFFPOST } from './sources.js'
 
 // Weak labels for marketing: spam that sells (offers, shops, subscriptions) without the prize,

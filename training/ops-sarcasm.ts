@@ -6,7 +6,7 @@ import { clinc, headlines, semevalSentiment, tweeteval, withoutOverlap, type Lab
 import { agNews20k, amazonAlexa, customerReviews, enronSpam, isarcasm, sarcasmV2, snips } from './data-domains.js'
 import { accuracy, f1, recall } from './metrics.js'
 import { everyday, weighDomains } from './mix.js'
-import type { OpSpec } from './ops.js'
+import type { OpSpec } from './op-spec.js'
 
 const S = (sarcastic: boolean) => sarcastic ? 'Sarcastic' : 'Non-Sarcastic'
 const yes = (label: string) => label === 'irony' || label === 'sarcastic' || label === 'Sarcastic' || label === 'sarc'

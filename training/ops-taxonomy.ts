@@ -6,7 +6,7 @@ import { absaSentences, agNews20k, amazonAlexa, customerReviews, dbpedia14, hash
 import { records } from './data-domains-parse.js'
 import { dedupe, everyday, shareUnder, top1, weighDomains } from './mix.js'
 import { macroRecall } from './metrics.js'
-import type { OpSpec } from './ops.js'
+import type { OpSpec } from './op-spec.js'
 import { AG, BBC, CLINC, HUFFPOST } from './sources.js'
 
 /** each tag's IAB Content Taxonomy 3.1 tier-1 name (ids are read from taxonomy/iab-content-taxonomy) */

@@ -1,41 +1,10 @@
 // What each operation's model is trained on and scored with.
-import type { FeatureConfig } from '../lib/text/features.js'
-import type { TrainOptions } from './fasttext.js'
-import type { Labelled } from './data.js'
-
-/** a training row: its domain (for leave-one-domain-out) and a sample weight (to balance domains) */
-export type Row = Labelled & { domain?: string, weight?: number }
-export interface Validation {
-  name: string
-  split: string
-  rows: Labelled[]
-  /** score from the confusion matrix of top labels; probs and gold (-1: no label fits) for metrics that need the scores */
-  metric: { name: string, score: (m: number[][], probs: number[][], gold: number[]) => number, baseline?: string }
-  /** false: no calibration figure for this set (its labels are weak or one-sided) */
-  calibration?: boolean
-}
-export interface OpSpec {
-  labels: string[]
-  description: string
-  notes?: string
-  features: FeatureConfig
-  train: Omit<TrainOptions, 'classes'>
-  /** also read the shared word vectors (model-store/word-vectors) */
-  vectors?: boolean
-  /** each label's place in a public taxonomy (taxonomy: IAB Content Taxonomy 3.1 tier 1) */
-  tags?: Record<string, { id: string, name: string }>
-  data: () => {
-    train: Row[]
-    validation: Validation[]
-    sources: Array<{ name: string, path: string, licence: string, split?: string, rows?: number }>
-    /** leave one domain out: train without the rows of `domain`, score on validation set `validation` */
-    domains?: Array<{ domain: string, validation: number }>
-  }
-}
-
+import type { OpSpec } from './op-spec.js'
 import { emotion, sentiment } from './ops-feelings.js'
 import { intent, newIntent } from './ops-intent.js'
 import { sarcasm } from './ops-sarcasm.js'
 import { taxonomy } from './ops-taxonomy.js'
+
+export type { OpSpec, Row, Validation } from './op-spec.js'
 
 export const OPS: Record<string, OpSpec> = { sentiment, emotion, sarcasm, intent, new_intent: newIntent, taxonomy }

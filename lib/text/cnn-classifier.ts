@@ -21,36 +21,16 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { LoadedModel, ModelLoader } from '../models.js'
 import { featureIds, type FeatureConfig } from './features.js'
-import { sequenceIds, type SequenceConfig } from './cnn-tokens.js'
+import { sequenceIds } from './cnn-tokens.js'
 import { loadSharedVectors, type WordVectors } from './word-vectors.js'
 import { readFileShared, shared, type SharedArray } from './shared-memory.js'
 import { halves } from './shared-tables.js'
 import { inputCalibrationOf, inputShape, recalibrate } from './calibration.js'
-import { meanOfParts, textParts, type PartsConfig } from './text-parts.js'
+import { meanOfParts, textParts } from './text-parts.js'
 import { CACHED_WORDS, meanPart, RARE_SLOTS, tokenInput, type CnnGetter, type CnnPart } from './cnn-inputs.js'
+import type { CnnConfig } from './cnn-config.js'
 
-export interface CnnTensor { name: string, shape: number[], dtype: 'float16' | 'float32' }
-/** weights.json: the model's configuration and the tensors of weights.bin, in file order */
-export interface CnnConfig {
-  /** the hashed n-gram bag's features (absent: no bag) */
-  bag?: FeatureConfig
-  sequence: SequenceConfig
-  /** the shared word-vector table (a folder below model-store, e.g. word-vectors/1) */
-  vectors: string
-  /** the table's vectors are multiplied by this */
-  vectorScale: number
-  /** filters per width */
-  filters: number
-  widths: number[]
-  /** the word-vector input (these features' lib/text/sentence-input.ts) through `hidden` ReLU units (mean.kernel [hidden, input], mean.bias); none when absent */
-  mean?: { features: FeatureConfig, hidden: number }
-  /** softmax over the labels (absent), or an independent sigmoid per label */
-  output?: 'softmax' | 'sigmoid'
-  /** a text longer than parts.words words is read in parts, its logits the mean of theirs (lib/text/text-parts.ts); absent: read whole */
-  parts?: PartsConfig
-  /** bag (float16, [buckets, dim]), oov (float16, [oovBuckets, vector dim]), optionally proj.kernel ([proj, vector dim]), conv<k>.kernel ([filters, proj or vector dim, k]), conv<k>.bias, out.kernel ([labels, width]), out.bias */
-  tensors: CnnTensor[]
-}
+export type { CnnConfig, CnnTensor } from './cnn-config.js'
 
 const BYTES = { float16: 2, float32: 4 }
 /** a batch hands the event loop back once this much of its work has run (a text costs 0.01-20 ms: long texts read in parts cost the most) */

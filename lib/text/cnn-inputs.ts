@@ -4,7 +4,7 @@ import type { WordVectors } from './word-vectors.js'
 import { halves } from './shared-tables.js'
 import { inputDim, negatedWords } from './sentence-input.js'
 import { vectorWords } from './word-vectors.js'
-import type { CnnConfig } from './cnn-classifier.js'
+import type { CnnConfig } from './cnn-config.js'
 
 /** a tensor of weights.bin by name, of the given type (throws when it is missing or of another type) */
 export type CnnGetter = (name: string, dtype: 'float16' | 'float32') => { shape: number[], values: Uint16Array | Float32Array }
