@@ -59,6 +59,13 @@ export const top1 = (_m: number[][], probs: number[][], gold: number[]) => {
 export interface Everyday { text: string, domain: string, sentiment: string, intent: string, feedback: string | null, topic: string, sarcastic: boolean, emotion: string | null }
 
 /** The project's own everyday texts (eval/data/everyday.jsonl): for measurement only, never training. */
+/** The project's negated sentences (eval/data/negation.jsonl): text and polarity. */
+export function negation (): Array<{ text: string, label: string }> {
+  const file = join(import.meta.dirname, '..', 'eval', 'data', 'negation.jsonl')
+  const rows = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '')
+  return rows.map((l) => JSON.parse(l) as { text: string, sentiment: string }).map((r) => ({ text: r.text, label: r.sentiment }))
+}
+
 export function everyday (): Everyday[] {
   const file = join(import.meta.dirname, '..', 'eval', 'data', 'everyday.jsonl')
   return readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Everyday)
