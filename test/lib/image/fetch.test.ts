@@ -4,10 +4,10 @@
 import t from 'tap'
 import https from 'node:https'
 import type { LookupAddress } from 'node:dns'
-import { createImageFetcher, isPublicAddress } from '../../lib/image/fetch.js'
-import { loadConfig } from '../../lib/config.js'
-import { tempDir } from '../helper.js'
-import { PORTRAIT, selfSignedCert } from '../image-fixtures.js'
+import { createImageFetcher, isPublicAddress } from '../../../lib/image/fetch.js'
+import { loadConfig } from '../../../lib/config.js'
+import { tempDir } from '../../helper.js'
+import { PORTRAIT, selfSignedCert } from '../../image-fixtures.js'
 
 type Server = { port: number, hits: string[], close: () => Promise<void> }
 
