@@ -1,7 +1,8 @@
 // The loader of kind encoder-keyphrases, EmbedRank style: a text's candidate phrases come from the
 // stopword ranker (lib/text/keywords-stopwords.ts, noun-phrase patterns with each language's word
-// classes), and are ranked by the cosine of their encoder vector to the text's, each next phrase
-// marked down by its likeness to those already chosen (maximal marginal relevance).
+// classes), and are ranked by the cosine of their encoder vector to the text's, blended with the
+// stopword ranker's own order, each next phrase marked down by its likeness to those already chosen
+// (maximal marginal relevance). The settings are the manifest's (docs/models/keywords-multilingual.md).
 import { currentDeadline } from '../../deadline.js'
 import type { LoadedModel, LoaderContext } from '../../models.js'
 import type { ModelManifest } from '../../../schemas/model-manifest.js'
