@@ -15,6 +15,7 @@ import { evaluate as evaluateNewOp, NEW_OPS } from './newops.js'
 import { everydayMarkdown, isEveryday, type Answer } from './everyday.js'
 import { everyday } from '../training/mix.js'
 import { languageData } from '../training/heads/languages.js'
+import { blendOf } from '../lib/text/heads/blend.js'
 
 const only = process.argv[2]
 // `npm run eval -- everyday`: only the everyday sets of every classifier, to rewrite eval/everyday.md
@@ -37,7 +38,7 @@ for (const info of await scanStore(store)) {
     continue
   }
   if (NEW_OPS.includes(info.name)) { rows.push(...await evaluateNewOp(info, tf, (s) => process.stderr.write(s + '\n'))); continue }
-  const spec = OPS[info.name]
+  const spec = OPS[info.name] ?? OPS[blendOf(info.manifest)?.op ?? '']
   const load = classifierLoader(info.manifest.kind)
   if (load === undefined || spec === undefined) continue
   const model = await load(info.dir, info.manifest, tf, { imageMaxPixels: 0 })

@@ -26,6 +26,8 @@ export interface LoaderContext {
   shared?: SharedArrays
   /** the text encoder's threads, batch and cache (lib/text/heads/classifier.ts DEFAULT_ENCODER when not given) */
   encoder?: EncoderOptions
+  /** a model loaded before this one, by folder name (a blend reads its members through it) */
+  model?: (name: string) => LoadedModel<any, any> | undefined
 }
 /** image worker threads, images waiting for one, labels object_recognizer answers, facial_emotion's crop for face-api (lib/image/expression.ts) */
 export interface ImageSettings { workers: number, queue: number, objectTop: number, facialEmotionCrop?: FaceCrop }

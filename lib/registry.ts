@@ -34,7 +34,9 @@ const builtin: Record<string, LoaderRef & { mainThread?: true, share?: string }>
   'encoder-head': { module: './text/heads/classifier.js', export: 'loadEncoderHead', mainThread: true },
   'encoder-similarity': { module: './text/heads/similarity.js', export: 'loadEncoderSimilarity', mainThread: true },
   'encoder-ner': { module: './text/heads/ner.js', export: 'loadEncoderNer', mainThread: true },
-  'encoder-keyphrases': { module: './text/heads/keyphrases.js', export: 'loadEncoderKeyphrases', mainThread: true }
+  'encoder-keyphrases': { module: './text/heads/keyphrases.js', export: 'loadEncoderKeyphrases', mainThread: true },
+  // a blend of other models' scores: loaded after every other model, on the main thread
+  blend: { module: './text/heads/blend.js', export: 'loadBlend', mainThread: true }
 }
 const extra = new Map<string, { loader: ModelLoader, from: LoaderRef | null }>()
 
@@ -160,7 +162,9 @@ export class ModelRegistry {
       this.backend = textPool.backend
       log(`${pooled.size} text models loaded and warmed in each of ${pool.workers} worker threads (${textPool.bundled ? 'bundled JS' : 'TypeScript sources'}) in ${Math.round(performance.now() - t0)} ms`)
     }
-    for (const info of found) {
+    const blendsLast = [...found.filter((i) => i.manifest.kind !== 'blend'), ...found.filter((i) => i.manifest.kind === 'blend')]
+    const withModels: LoaderContext = { ...ctx, model: (name) => this.models.get(name) }
+    for (const info of blendsLast) {
       const t0 = performance.now()
       const remote = pooled.get(info.name)
       if (remote !== undefined) {
@@ -170,7 +174,7 @@ export class ModelRegistry {
       }
       try {
         const loader = await loaderFor(info.manifest.kind)
-        const model = await loader(info.dir, info.manifest, tf, ctx)
+        const model = await loader(info.dir, info.manifest, tf, withModels)
         if (model.warm !== undefined) await model.warm()
         else await model.predict(['warm up'])
         this.models.set(info.name, model)

@@ -39,7 +39,7 @@ if (op === 'label') {
 const MODELS = [
   'sentiment', 'emotion', 'sarcasm', 'intent', 'new_intent', 'taxonomy', 'abuse', 'target_sentiment', 'ner', 'keywords',
   'similarity', 'word-vectors', 'sentiment-multilingual', 'emotion-multilingual', 'language_detection',
-  'ner-multilingual'
+  'ner-multilingual', 'sentiment-blend'
 ]
 if (op === undefined || !MODELS.includes(op)) {
   const other = 'calibrate <model>; label <model> <texts file>'
@@ -50,6 +50,7 @@ if (op === undefined || !MODELS.includes(op)) {
 if (op === 'similarity') await (await import('./heads/similarity.js')).main()
 else if (op === 'sentiment-multilingual') await (await import('./heads/train.js')).trainNamed(op)
 else if (op === 'ner-multilingual') nerHead()
+else if (op === 'sentiment-blend') await (await import('./heads/blend.js')).trainBlend(op)
 else await import(`./${op}.ts`)
 process.exit(0)
 

@@ -76,6 +76,8 @@ export interface TextOperation<R, Body extends TObject = typeof SingleTextBody, 
   /** more model folders, for other languages: a text goes to the first of model, ...models whose
    * manifest lists its language */
   models?: readonly string[]
+  /** model folders that, when present, serve their languages before `model` does (a blend of it) */
+  preferred?: readonly string[]
   /** run hands its texts, as they are, to one model.predict call and only reshapes its rows (as
    * classify does): a text whose language is to be detected then crosses to a text worker once,
    * which detects and predicts (lib/text/pool.ts runDetected) */
@@ -120,7 +122,8 @@ export function textOperation<R, Body extends TObject = typeof SingleTextBody, R
   }
 
   // language routing (spec.detect): the models, the languages they serve, each text's language
-  const models = () => [spec.model, ...(spec.models ?? [])].map((m) => fastify.models.get(m))
+  const names = [...(spec.preferred ?? []), spec.model, ...(spec.models ?? [])]
+  const models = () => names.map((m) => fastify.models.get(m))
   // the models are loaded once, before the first request: their languages are read once too
   let served: readonly string[] | undefined
   const supported = () => spec.languages ?? (served ??= languagesServed(models()))
@@ -132,7 +135,9 @@ export function textOperation<R, Body extends TObject = typeof SingleTextBody, R
   }
   // detection and prediction in one message to a text worker, when the workers can (looked up once)
   let detecting: ReturnType<typeof fastify.models.detectingRunner> | null = null
-  const detectingRunner = () => spec.predictsTexts === true ? (detecting ??= fastify.models.detectingRunner([spec.model, ...(spec.models ?? [])])) : undefined
+  // a preferred model that is not installed is left out, so that the workers may still run the rest
+  const installed = () => names.filter((n) => n === spec.model || fastify.models.get(n) !== undefined)
+  const detectingRunner = () => spec.predictsTexts === true ? (detecting ??= fastify.models.detectingRunner(installed())) : undefined
   const replySchema = (batch: boolean) => spec.detect === true ? withLangFields(batch ? spec.batchReply : spec.reply, batch) : (batch ? spec.batchReply : spec.reply)
 
   const route = (batch: boolean) => {

@@ -1,15 +1,33 @@
 // The loaders of the text-classifier kinds by manifest kind, for the tools that load a classifier
 // by itself (npm run eval, the calibration by input, eval/speed.ts); the service finds them through
 // lib/registry.ts.
-import type { ModelLoader } from '../models.js'
+import { join } from 'node:path'
+import type { LoadedModel, ModelLoader } from '../models.js'
 import { loadTextClassifier } from './classifier.js'
 import { loadCnnClassifier } from './cnn-classifier.js'
 import { loadEncoderHead } from './heads/classifier.js'
+import { blendOf, loadBlend } from './heads/blend.js'
+import { scanStore } from '../registry.js'
+
+/** A blend loaded by itself: its members from the folders beside it, each with its own loader. */
+const loadBlendAlone: ModelLoader = async (dir, manifest, tf, ctx) => {
+  const store = await scanStore(join(dir, '..', '..'))
+  const members = new Map<string, LoadedModel<any, any>>()
+  for (const { model } of blendOf(manifest)?.members ?? []) {
+    const info = store.find((i) => i.name === model)
+    const load = info === undefined ? undefined : LOADERS[info.manifest.kind]
+    if (info === undefined || load === undefined) throw new Error(`blend ${manifest.name}: no classifier ${model}`)
+    members.set(model, await load(info.dir, info.manifest, tf, ctx))
+  }
+  const blend = await loadBlend(dir, manifest, tf, { ...ctx, model: (name) => members.get(name) })
+  return { ...blend, dispose: () => { for (const m of members.values()) m.dispose() } }
+}
 
 const LOADERS: Readonly<Record<string, ModelLoader>> = {
   'text-classifier': loadTextClassifier,
   'text-cnn': loadCnnClassifier,
-  'encoder-head': loadEncoderHead
+  'encoder-head': loadEncoderHead,
+  blend: loadBlendAlone
 }
 
 /** the loader of a text classifier's kind; undefined for a model of another kind */

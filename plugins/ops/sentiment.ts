@@ -15,6 +15,8 @@ export default async function sentiment (fastify: FastifyInstance) {
     detect: true,
     predictsTexts: true,
     models: ['sentiment-multilingual'],
+    // English from the blend of the word-order CNN and the encoder head, when it is installed
+    preferred: ['sentiment-blend'],
     reply: SentimentReply,
     batchReply: SentimentBatchReply,
     run,
@@ -30,6 +32,7 @@ export default async function sentiment (fastify: FastifyInstance) {
     detect: true,
     predictsTexts: true,
     models: ['sentiment-multilingual'],
+    preferred: ['sentiment-blend'],
     reply: SentimentReply,
     run,
     single: (s) => ({ sentiment: s })
