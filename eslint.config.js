@@ -42,7 +42,10 @@ export default [
         patterns: [
           { group: ['**/plugins/**'], message: 'lib/ never imports plugins/: move what both need into lib/.' },
           { group: ['**/http/*'], message: 'only lib/http/ and plugins/ import lib/http/: it is the layer above.' },
-          { group: ['fastify', 'fastify-plugin', '@fastify/*', '!@fastify/error'], message: 'only lib/http/ imports Fastify.' }
+          {
+            group: ['fastify', 'fastify-plugin', '@fastify/*', '!@fastify/error'],
+            message: 'only lib/http/ imports Fastify.'
+          }
         ]
       }]
     }

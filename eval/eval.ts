@@ -77,5 +77,8 @@ if (only === undefined || only === 'facial_emotion' || only === 'object_recogniz
 const header = '| model | validation data | metric | value | baseline |\n|---|---|---|---:|---|'
 const table = [header, ...rows.map((r) => `| ${r.model} | ${r.dataset} | ${r.metric} | ${r.value.toFixed(3)} | ${r.baseline ?? ''} |`)].join('\n')
 console.log(table)
-if (only === undefined || everydayOnly) writeFileSync(join(import.meta.dirname, 'everyday.md'), everydayMarkdown(everyday(), answers, new Date().toISOString().slice(0, 10)))
+const today = new Date().toISOString().slice(0, 10)
+if (only === undefined || everydayOnly) {
+  writeFileSync(join(import.meta.dirname, 'everyday.md'), everydayMarkdown(everyday(), answers, today))
+}
 if (only === undefined) writeFileSync(join(import.meta.dirname, 'results.md'), `Model evaluation, ${new Date().toISOString().slice(0, 10)}, backend ${backend} (npm run eval)\n\n${table}\n`)

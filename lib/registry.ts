@@ -162,7 +162,8 @@ export class ModelRegistry {
       this.backend = textPool.backend
       log(`${pooled.size} text models loaded and warmed in each of ${pool.workers} worker threads (${textPool.bundled ? 'bundled JS' : 'TypeScript sources'}) in ${Math.round(performance.now() - t0)} ms`)
     }
-    const blendsLast = [...found.filter((i) => i.manifest.kind !== 'blend'), ...found.filter((i) => i.manifest.kind === 'blend')]
+    const isBlend = (i: ModelInfo) => i.manifest.kind === 'blend'
+    const blendsLast = [...found.filter((i) => !isBlend(i)), ...found.filter(isBlend)]
     const withModels: LoaderContext = { ...ctx, model: (name) => this.models.get(name) }
     for (const info of blendsLast) {
       const t0 = performance.now()

@@ -20,7 +20,8 @@ export function importGraph (files: string[]): Map<string, string[]> {
   const known = new Set(files)
   return new Map(files.map((f) => {
     const text = readFileSync(join(ROOT, f), 'utf8')
-    const deps = [...text.matchAll(SPECIFIER)].map((m) => normalize(join(dirname(f), m[1] as string)).replace(/\.js$/, '.ts'))
+    const target = (m: RegExpMatchArray) => normalize(join(dirname(f), m[1] as string)).replace(/\.js$/, '.ts')
+    const deps = [...text.matchAll(SPECIFIER)].map(target)
     return [f, deps.filter((d) => known.has(d))]
   }))
 }

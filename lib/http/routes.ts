@@ -137,7 +137,8 @@ export function textOperation<R, Body extends TObject = typeof SingleTextBody, R
   let detecting: ReturnType<typeof fastify.models.detectingRunner> | null = null
   // a preferred model that is not installed is left out, so that the workers may still run the rest
   const installed = () => names.filter((n) => n === spec.model || fastify.models.get(n) !== undefined)
-  const detectingRunner = () => spec.predictsTexts === true ? (detecting ??= fastify.models.detectingRunner(installed())) : undefined
+  const runner = () => (detecting ??= fastify.models.detectingRunner(installed()))
+  const detectingRunner = () => spec.predictsTexts === true ? runner() : undefined
   const replySchema = (batch: boolean) => spec.detect === true ? withLangFields(batch ? spec.batchReply : spec.reply, batch) : (batch ? spec.batchReply : spec.reply)
 
   const route = (batch: boolean) => {
