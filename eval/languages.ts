@@ -43,7 +43,8 @@ function detectionRows (det: LoadedModel<string, Detection>, model: string): Pro
 /**
  * macro-F1 over the labels present in the rows, and the calibration half of the rows, scored as the
  * service answers texts of that language (with the model's calibration by language, as
- * lib/http/lang-route.ts forLanguage applies it), and the ECE of that half before the calibration by language (its note; '' without one)
+ * lib/http/lang-route.ts forLanguage applies it), and the ECE of that half before the calibration by
+ * language (its note; '' without one)
  */
 async function scored (model: LoadedModel<string, number[]>, rows: LangRow[], name: string, lang: string): Promise<{ f1: number, half: CalibrationHalf, before: string }> {
   const index = new Map(model.manifest.labels.map((l, i) => [l, i]))

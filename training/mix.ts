@@ -63,7 +63,8 @@ export interface Everyday { text: string, domain: string, sentiment: string, int
 export function negation (): Array<{ text: string, label: string }> {
   const file = join(import.meta.dirname, '..', 'eval', 'data', 'negation.jsonl')
   const rows = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '')
-  return rows.map((l) => JSON.parse(l) as { text: string, sentiment: string }).map((r) => ({ text: r.text, label: r.sentiment }))
+  const parsed = rows.map((l) => JSON.parse(l) as { text: string, sentiment: string })
+  return parsed.map((r) => ({ text: r.text, label: r.sentiment }))
 }
 
 export function everyday (): Everyday[] {

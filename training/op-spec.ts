@@ -10,7 +10,10 @@ export interface Validation {
   name: string
   split: string
   rows: Labelled[]
-  /** score from the confusion matrix of top labels; probs and gold (-1: no label fits) for metrics that need the scores */
+  /**
+   * score from the confusion matrix of top labels; probs and gold (-1: no label fits) for metrics that
+   * need the scores
+   */
   metric: { name: string, score: (m: number[][], probs: number[][], gold: number[]) => number, baseline?: string }
   /** false: no calibration figure for this set (its labels are weak or one-sided) */
   calibration?: boolean

@@ -23,12 +23,16 @@ const as = (rows: Labelled[], label: string, n?: number) => rows.map((r) => ({ t
 const hamIntent = (text: string) => text.includes('?') ? 'query' : 'news'
 const ham = (part: 'train' | 'val') => enronSpam(part).filter((r) => r.label === 'ham')
 const total = (m: number[][]) => Math.max(1, m.flat().reduce((a, b) => a + b, 0))
+const SPAM_SHARE = 'share classed spam or marketing'
 const shareSpam = (m: number[][]) => m.reduce((a, r) => a + r[2]! + r[3]!, 0) / total(m)
 const acc = (m: number[][]) => m.reduce((a, r, i) => a + r[i]!, 0) / Math.max(1, m.flat().reduce((a, b) => a + b, 0))
 
 export const intent: OpSpec = {
   labels: ['news', 'query', 'spam', 'marketing', 'feedback'],
-  description: 'Intent of a text: news, query, spam, marketing, feedback. News from BBC, AG News and HuffPost headlines, and the same reports without their headline; queries from TREC, CLINC150 and SNIPS; spam and marketing from SMS and Enron e-mail spam; ordinary e-mail (Enron ham) as news or query; feedback from complaint tweets, product suggestions, GoEmotions gratitude, and product and movie reviews.',
+  description: 'Intent of a text: news, query, spam, marketing, feedback. News from BBC, AG News and HuffPost ' +
+    'headlines, and the same reports without their headline; queries from TREC, CLINC150 and SNIPS; spam and ' +
+    'marketing from SMS and Enron e-mail spam; ordinary e-mail (Enron ham) as news or query; feedback from ' +
+    'complaint tweets, product suggestions, GoEmotions gratitude, and product and movie reviews.',
   notes: 'marketing is a weak split of spam: messages with selling words (offer, sale, shop, subscribe, club, voucher ...) and none of the scam or phishing words (won, prize, claim, urgent, cash, password, verify, account, bank, login ...) are marketing, the rest spam; so marketing vs spam separates promotion from scams only as far as those words allow. Reviews of every kind are feedback: a review is an opinion addressed to a seller or other buyers. A news sentence pasted on its own (no headline) was read as feedback or a query (29 of the 31 everyday news texts then): the AG News descriptions and the first paragraph of the BBC articles, of the training rows only, are news rows of their own (leads, half a domain). Before the calibration by input, against the model without them (seed 17): macro F1 0.910 -> 0.905, marketing F1 0.754 -> 0.769, reviews 0.979 -> 0.980, Enron 0.983 -> 0.983, everyday 0.648 -> 0.700; as a whole domain: 0.901, 0.739, 0.980, 0.985, 0.716 (more news texts called spam in the validation mix). Each domain weighs about the same whatever its size; BBC articles are a domain of their own, apart from the AG News and HuffPost headlines (macro F1 0.837 -> 0.858 before the calibration by input; as a quarter of a domain 0.851; with no char n-grams as well 0.860, within noise, not kept). Not kept (macro F1 before the calibration by input, against 0.837): 9 epochs 0.831, 4 epochs 0.823, dim 48 0.833, 128 ReLU units 0.834, no char n-grams 0.845; seed 18 instead of 17 0.839.',
   features: MIXED,
   vectors: true,
@@ -64,7 +68,10 @@ export const intent: OpSpec = {
     const mix = [...news.val, ...query.val, ...sms.val, ...talk.val, ...clincVal]
     const train = weighDomains([
       { domain: 'news', rows: headlinesNews.train }, { domain: 'articles', rows: articles.train }, { domain: 'leads', rows: withoutOverlap(leads, news.val), share: Number(process.env.INTENT_LEADS ?? 0.5) }, { domain: 'queries', rows: query.train }, { domain: 'sms', rows: sms.train },
-      { domain: 'email', rows: mail }, { domain: 'ham', rows: hamRows }, { domain: 'conversation', rows: talk.train }, { domain: 'reviews', rows: withoutOverlap(reviews, reviewVal) }
+      { domain: 'email', rows: mail },
+      { domain: 'ham', rows: hamRows },
+      { domain: 'conversation', rows: talk.train },
+      { domain: 'reviews', rows: withoutOverlap(reviews, reviewVal) }
     ])
     const days = everyday().map((r) => ({ text: r.text, label: r.intent }))
     return {
@@ -74,8 +81,19 @@ export const intent: OpSpec = {
         { name: 'intent mix (BBC, AG News, HuffPost, TREC, CLINC150, SNIPS, SMS spam, complaints, suggestions, gratitude)', split: 'hash 1/5 + CLINC val', rows: mix, metric: { name: 'macro F1 over news/query/spam/feedback', score: (m) => macroF1(m, [0, 1, 2, 4]), baseline: 'target 0.85' } },
         { name: 'intent mix', split: 'hash 1/5', rows: mix, metric: { name: 'F1 marketing (weak labels)', score: (m) => f1(m, 3) }, calibration: false },
         { name: 'reviews (customer reviews, Alexa, multi-domain Amazon)', split: 'hash 1/5', rows: reviewVal, metric: { name: 'share classed feedback', score: shareCalled(4), baseline: 'target 0.90' } },
-        { name: 'Enron e-mail spam (enron1-5)', split: 'hash 1/5', rows: mailVal, metric: { name: 'share classed spam or marketing', score: shareSpam } },
-        { name: 'Enron e-mail ham (enron1-5: business and personal mail)', split: 'hash 1/5', rows: hamVal, metric: { name: 'share classed spam or marketing', score: shareSpam, baseline: 'target at most 0.05' }, calibration: false },
+        {
+          name: 'Enron e-mail spam (enron1-5)',
+          split: 'hash 1/5',
+          rows: mailVal,
+          metric: { name: SPAM_SHARE, score: shareSpam }
+        },
+        {
+          name: 'Enron e-mail ham (enron1-5: business and personal mail)',
+          split: 'hash 1/5',
+          rows: hamVal,
+          metric: { name: SPAM_SHARE, score: shareSpam, baseline: 'target at most 0.05' },
+          calibration: false
+        },
         { name: 'everyday texts written by the project (never trained on)', split: 'all', rows: days, metric: { name: 'accuracy', score: acc }, calibration: false }
       ],
       sources: [
@@ -84,7 +102,12 @@ export const intent: OpSpec = {
         CLINC,
         { name: 'SNIPS 2017 intents', path: 'intent/snips-2017', licence: 'CC0 (Snips NLU benchmark; not verified)' },
         { name: 'SMS Spam Collection', path: 'intent/sms-spam-collection', licence: 'CC BY 4.0 (UCI page; not verified)' },
-        { name: 'Enron-Spam (Metsis et al. 2006), enron1-5, spam and ham', path: 'intent/enron-spam', licence: 'research use (public Enron corpus)', split: 'hash 4/5 (enron6 held out, never read)' },
+        {
+          name: 'Enron-Spam (Metsis et al. 2006), enron1-5, spam and ham',
+          path: 'intent/enron-spam',
+          licence: 'research use (public Enron corpus)',
+          split: 'hash 4/5 (enron6 held out, never read)'
+        },
         COMPLAINTS, SUGGEST, { ...GOEMO, split: 'gratitude single-label rows' },
         REVIEWS, { name: 'SST-5 sentences (as reviews)', path: 'sentiment/sst5-sentences', licence: 'research use', split: 'train' }
       ]

@@ -51,7 +51,9 @@ t.test('the trained keyphrase ranker behind /v4/keywords', { skip: hasRealModel(
     for (const [i, text] of texts.entries()) t.same(batch.keywords[i], ((await one(text)).json() as Reply).keywords, `text ${i}`)
   })
 
-  t.test('es, nl and de get the encoder\'s keyphrases; other lang_code values answer 400 JSON; en and omitted agree', async (t) => {
+  const title = 'es, nl and de get the encoder\'s keyphrases; other lang_code values answer 400 JSON; ' +
+    'en and omitted agree'
+  t.test(title, async (t) => {
     const texts: Record<string, [string, string]> = {
       de: ['Die Bundesregierung plant neue Regeln für erneuerbare Energien. Erneuerbare Energien sollen bis 2030 die Hälfte des Strombedarfs decken. Kritiker halten die Regeln für erneuerbare Energien für zu schwach.', 'erneuerbare energien'],
       es: ['El cambio climático amenaza la producción de alimentos. Los expertos advierten que el cambio climático reducirá las cosechas de trigo. La producción de alimentos debe adaptarse al cambio climático.', 'cambio climático'],

@@ -4,7 +4,10 @@ import { buildWithRealModels, hasRealModel, KEY } from '../../helper.js'
 type Reply = { keywords: Array<{ keyword: string, confidence_score: number }>, lang_code: string, lang_source: string }
 const FR = 'La ville de Lyon investit dans les transports en commun. Les transports en commun doivent devenir plus propres. Des bus électriques remplacent les anciens bus dans les transports en commun.'
 
-t.test('multilang_keywords: fr, it, pt by the encoder\'s keyphrases; lang_code detected when omitted; errors as JSON', { skip: hasRealModel('keywords') ? false : 'model-store/keywords not trained' }, async (t) => {
+const TITLE = 'multilang_keywords: fr, it, pt by the encoder\'s keyphrases; lang_code detected when omitted; ' +
+  'errors as JSON'
+const SKIP = hasRealModel('keywords') ? false : 'model-store/keywords not trained'
+t.test(TITLE, { skip: SKIP }, async (t) => {
   const app = await buildWithRealModels(t, ['keywords', 'keywords-multilingual', 'text-encoder', 'language_detection'])
   const post = (payload: Record<string, unknown>) => app.inject({ method: 'POST', url: '/v4/multilang_keywords', payload: { api_key: KEY, ...payload } })
   const given = await post({ text: FR, lang_code: 'fr' })
