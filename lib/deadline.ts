@@ -14,6 +14,30 @@ export function currentDeadline (): Deadline | undefined {
   return scope.getStore()
 }
 
+/**
+ * `fn` of each item, on the event loop: after every `budget` of work (each item's `cost`) the loop is
+ * handed back, so that other requests go on, and a request past its deadline stops there (throws).
+ */
+export async function mapInTurns<T, R> (
+  items: readonly T[],
+  cost: (x: T) => number,
+  budget: number,
+  fn: (x: T) => R
+): Promise<R[]> {
+  const out: R[] = []
+  let spent = 0
+  for (const x of items) {
+    out.push(fn(x))
+    spent += cost(x)
+    if (spent < budget) continue
+    spent = 0
+    await new Promise((resolve) => setImmediate(resolve))
+    const ended = currentDeadline()?.ended
+    if (ended != null) throw ended
+  }
+  return out
+}
+
 export class Deadline {
   private why: Error | null = null
   private readonly waiting = new Set<(why: Error) => void>()

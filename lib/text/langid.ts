@@ -10,7 +10,7 @@
 import { join } from 'node:path'
 import type { LoadedModel, ModelLoader } from '../models.js'
 import { loadTextClassifier } from './classifier.js'
-import { currentDeadline } from '../deadline.js'
+import { mapInTurns } from '../deadline.js'
 import { LANGUAGE_NAMES, LID_ALIASES, writtenIn } from './languages.js'
 
 export interface Detection {
@@ -150,18 +150,7 @@ function refine (d: Detection, p: number[]): Detection {
 const YIELD_CHARS = 50_000
 
 async function detectAll (model: FastTextModel, texts: string[]): Promise<Detection[]> {
-  const found: Detection[] = []
-  let read = 0
-  for (const t of texts) {
-    found.push(detectWith(model, t))
-    read += t.length
-    if (read < YIELD_CHARS) continue
-    read = 0
-    await new Promise((resolve) => setImmediate(resolve))
-    const ended = currentDeadline()?.ended
-    if (ended != null) throw ended
-  }
-  return found
+  return await mapInTurns(texts, (t) => t.length, YIELD_CHARS, (t) => detectWith(model, t))
 }
 
 export const loadLanguageId: ModelLoader = async (dir, manifest, tf, ctx) => {

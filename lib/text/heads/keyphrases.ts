@@ -3,7 +3,7 @@
 // classes), and are ranked by the cosine of their encoder vector to the text's, blended with the
 // stopword ranker's own order, each next phrase marked down by its likeness to those already chosen
 // (maximal marginal relevance). The settings are the manifest's (docs/models/keywords-multilingual.md).
-import { currentDeadline } from '../../deadline.js'
+import { mapInTurns } from '../../deadline.js'
 import type { LoadedModel, LoaderContext } from '../../models.js'
 import type { ModelManifest } from '../../../schemas/model-manifest.js'
 import type { Keyword, KeywordInput } from '../keywords.js'
@@ -71,18 +71,10 @@ export async function loadEncoderKeyphrases (
   const settings = (manifest as ModelManifest & { keyphrases: KeyphraseSettings }).keyphrases
   const classes = await wordClasses(dir)
   const candidatesOf = async (inputs: KeywordInput[]): Promise<Keyword[][]> => {
-    const out: Keyword[][] = []
-    let read = 0
-    for (const { text, lang } of inputs) {
-      out.push(stopwordKeyphrases(text, lang, settings.candidates, classes.get(lang)))
-      read += Math.min(text.length, MAX_CHARS)
-      if (read < YIELD_CHARS) continue
-      read = 0
-      await new Promise((resolve) => setImmediate(resolve))
-      const ended = currentDeadline()?.ended
-      if (ended != null) throw ended
-    }
-    return out
+    const cost = ({ text }: KeywordInput) => Math.min(text.length, MAX_CHARS)
+    const find = ({ text, lang }: KeywordInput) =>
+      stopwordKeyphrases(text, lang, settings.candidates, classes.get(lang))
+    return await mapInTurns(inputs, cost, YIELD_CHARS, find)
   }
   const ranked = async (text: string, candidates: Keyword[]): Promise<Keyword[]> => {
     if (candidates.length === 0) return []
