@@ -123,6 +123,7 @@ export function loadConfig (env: Env = environment(), overrides: Partial<Config>
     dashboardUrl: env.DASHBOARD_URL || '/dashboard',
     dataDir: env.DATA_DIR || 'data',
     modelStore: env.MODEL_STORE || 'model-store',
+    modelsOff: (env.MODELS_OFF ?? '').split(',').map((m) => m.trim()).filter(Boolean),
     logLevel: env.LOG_LEVEL || 'info',
     batchMax: int(env, 'BATCH_MAX', 1000),
     textMaxChars: int(env, 'TEXT_MAX_CHARS', 100_000),

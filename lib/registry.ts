@@ -119,6 +119,8 @@ async function scanAll (root: string): Promise<ModelInfo[]> {
 
 /** workers: text worker threads (0: text models run on the main thread); queue: texts waiting for one */
 export interface PoolSettings { workers: number, queue: number }
+/** what loadAll loads: the text worker pool, and model folders left out (MODELS_OFF) */
+export interface LoadSettings extends PoolSettings { off?: readonly string[] }
 
 export class ModelRegistry {
   private readonly models = new Map<string, LoadedModel<any, any>>()
@@ -128,8 +130,13 @@ export class ModelRegistry {
   /** the models that run in the text workers */
   private readonly pooled = new Set<string>()
 
-  async loadAll (root: string, log: (msg: string) => void, ctx: LoaderContext, pool: PoolSettings = { workers: 0, queue: 0 }): Promise<void> {
-    const all = await scanAll(root)
+  async loadAll (
+    root: string,
+    log: (msg: string) => void,
+    ctx: LoaderContext,
+    pool: LoadSettings = { workers: 0, queue: 0 }
+  ): Promise<void> {
+    const all = (await scanAll(root)).filter((info) => pool.off?.includes(info.name) !== true)
     // a shared resource (the word-vector table) is read by the models that name it, not served
     const found = all.filter((info) => !(info.manifest.kind in RESOURCE_KINDS))
     if (found.length === 0) return

@@ -21,6 +21,7 @@ export const Config = Type.Object({
   dashboardUrl: Type.String(),
   dataDir: Type.String(),
   modelStore: Type.String(),
+  modelsOff: Type.Array(Type.String(), { description: 'model folders of the store not loaded (MODELS_OFF)' }),
   logLevel: Type.String(),
   batchMax: Type.Integer(),
   textMaxChars: Type.Integer(),

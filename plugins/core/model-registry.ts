@@ -21,7 +21,7 @@ export default fp(async (fastify) => {
       tfBackend: config.tfBackend,
       encoder: { threads: config.encoderThreads, maxBatch: 64, cacheSize: config.encoderCache }
     },
-    { workers: config.textWorkers, queue: config.textQueue })
+    { workers: config.textWorkers, queue: config.textQueue, off: config.modelsOff })
   fastify.decorate('models', registry)
   fastify.decorate('needModel', function <In, Out> (name: string, op: string): LoadedModel<In, Out> {
     const m = registry.get<In, Out>(name)

@@ -59,3 +59,15 @@ t.test('/v4/sentiment answers English from the blend of the CNN and the encoder 
   const de = await ask('Das Essen war kalt.', 'de')
   t.equal(de.statusCode, 200, 'other languages still go to the head')
 })
+
+t.test('MODELS_OFF=sentiment-blend: English from the CNN alone', async (t) => {
+  const names = ['sentiment', 'sentiment-multilingual', 'text-encoder', 'sentiment-blend']
+  const app = await buildWithRealModels(t, names, { env: { MODELS_OFF: 'sentiment-blend' } })
+  t.equal(app.models.get('sentiment-blend'), undefined, 'not loaded')
+  const text = 'The delivery was late again.'
+  const payload = { api_key: KEY, text, lang_code: 'en' }
+  const res = await app.inject({ method: 'POST', url: '/v4/sentiment', payload })
+  const got = res.json() as { sentiment: Record<string, number> }
+  const [cnn] = await app.models.get('sentiment')!.predict([text]) as number[][]
+  t.same([got.sentiment.negative, got.sentiment.neutral, got.sentiment.positive], cnn)
+})
