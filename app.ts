@@ -43,7 +43,23 @@ import dashboard from './plugins/system/dashboard.js'
 
 export type { AppOptions }
 
-export const TEXT_OPS = [sentiment, similarity, ner, taxonomy, keywords, emotion, sarcasm, intent, newIntent, languageDetection, multilangKeywords, abuse, phraseExtractor, targetSentiment, customClassifier]
+export const TEXT_OPS = [
+  sentiment,
+  similarity,
+  ner,
+  taxonomy,
+  keywords,
+  emotion,
+  sarcasm,
+  intent,
+  newIntent,
+  languageDetection,
+  multilangKeywords,
+  abuse,
+  phraseExtractor,
+  targetSentiment,
+  customClassifier
+]
 export const IMAGE_OPS = [facialEmotion, objectRecognizer, nsfw]
 
 async function app (fastify: FastifyInstance, opts: AppOptions) {

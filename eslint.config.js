@@ -3,7 +3,10 @@
 import neostandard from 'neostandard'
 
 export default [
-  ...neostandard({ ts: true, ignores: ['scratch/**', 'node_modules/**', 'test-output/**', 'data/**', 'model-store/**', 'coverage/**', '.tap/**'] }),
+  ...neostandard({
+    ts: true,
+    ignores: ['scratch/**', 'node_modules/**', 'test-output/**', 'data/**', 'model-store/**', 'coverage/**', '.tap/**']
+  }),
   {
     rules: {
       // TypeBox's idiom: a schema and its static type share one name
@@ -38,22 +41,32 @@ export default [
     files: ['lib/**'],
     ignores: ['lib/http/**'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          { group: ['**/plugins/**'], message: 'lib/ never imports plugins/: move what both need into lib/.' },
-          { group: ['**/http/*'], message: 'only lib/http/ and plugins/ import lib/http/: it is the layer above.' },
-          {
-            group: ['fastify', 'fastify-plugin', '@fastify/*', '!@fastify/error'],
-            message: 'only lib/http/ imports Fastify.'
-          }
-        ]
-      }]
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/plugins/**'], message: 'lib/ never imports plugins/: move what both need into lib/.' },
+            { group: ['**/http/*'], message: 'only lib/http/ and plugins/ import lib/http/: it is the layer above.' },
+            {
+              group: ['fastify', 'fastify-plugin', '@fastify/*', '!@fastify/error'],
+              message: 'only lib/http/ imports Fastify.'
+            }
+          ]
+        }
+      ]
     }
   },
   {
     files: ['lib/http/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/plugins/**'], message: 'lib/ never imports plugins/: move what both need into lib/.' }] }]
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/plugins/**'], message: 'lib/ never imports plugins/: move what both need into lib/.' }
+          ]
+        }
+      ]
     }
   }
 ]

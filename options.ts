@@ -21,9 +21,12 @@ export function redactUrl (url: string): string {
 function clientErrorHandler (err: Error & { code?: string }, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return
   const status = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400
-  const message = status === 408
-    ? 'The request was not received in time; send the whole request promptly.'
-    : status === 431 ? 'The request headers are too large.' : 'The request is not valid HTTP.'
+  const message =
+    status === 408
+      ? 'The request was not received in time; send the whole request promptly.'
+      : status === 431
+        ? 'The request headers are too large.'
+        : 'The request is not valid HTTP.'
   const body = JSON.stringify({ code: status, error: STATUS_CODES[status], message })
   const head = [
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
@@ -36,22 +39,33 @@ function clientErrorHandler (err: Error & { code?: string }, socket: Socket): vo
   socket.destroy()
 }
 
-export function serverOptions (config: Config, logger: FastifyServerOptions['logger'] | boolean = true): FastifyHttpOptions<Server> {
+export function serverOptions (
+  config: Config,
+  logger: FastifyServerOptions['logger'] | boolean = true
+): FastifyHttpOptions<Server> {
   return {
-    logger: logger === true
-      ? {
-          level: config.logLevel,
-          redact: {
-            paths: ['req.headers.authorization', 'req.headers["x-admin-token"]', 'req.body.api_key', 'req.query.api_key', 'api_key', '*.api_key'],
-            censor: '[REDACTED]'
-          },
-          serializers: {
-            req (req: FastifyRequest) {
-              return { method: req.method, url: redactUrl(req.url), remoteAddress: req.ip, reqId: req.id }
+    logger:
+      logger === true
+        ? {
+            level: config.logLevel,
+            redact: {
+              paths: [
+                'req.headers.authorization',
+                'req.headers["x-admin-token"]',
+                'req.body.api_key',
+                'req.query.api_key',
+                'api_key',
+                '*.api_key'
+              ],
+              censor: '[REDACTED]'
+            },
+            serializers: {
+              req (req: FastifyRequest) {
+                return { method: req.method, url: redactUrl(req.url), remoteAddress: req.ip, reqId: req.id }
+              }
             }
           }
-        }
-      : logger,
+        : logger,
     // loading and warming every model takes about 5 s on a quiet 2-core machine, but more than
     // Fastify's default 10 s plugin timeout on a busy or slow one; a loader that fails still fails
     // start-up at once, and one that hangs fails it after this
@@ -62,7 +76,10 @@ export function serverOptions (config: Config, logger: FastifyServerOptions['log
     // deadline (REQUEST_TIMEOUT_MS from its arrival, plugins/core/lifetime.ts) ends first
     connectionTimeout: 2 * config.requestTimeoutMs + 5_000,
     // Node checks request timeouts on this interval (30 s by default, which would double them)
-    http: { connectionsCheckingInterval: Math.max(250, Math.min(5_000, Math.floor(config.requestTimeoutMs / 4))), headersTimeout: config.requestTimeoutMs },
+    http: {
+      connectionsCheckingInterval: Math.max(250, Math.min(5_000, Math.floor(config.requestTimeoutMs / 4))),
+      headersTimeout: config.requestTimeoutMs
+    },
     clientErrorHandler,
     keepAliveTimeout: 5_000,
     trustProxy: config.trustProxy,
@@ -72,7 +89,7 @@ export function serverOptions (config: Config, logger: FastifyServerOptions['log
       ignoreTrailingSlash: true
     },
     requestIdHeader: false,
-    genReqId: (req) => {
+    genReqId: req => {
       const given = req.headers['x-request-id']
       return typeof given === 'string' && /^[\w.:-]{1,64}$/.test(given) ? given : randomUUID()
     },

@@ -23,7 +23,9 @@ async function announceKeys (config: ReturnType<typeof loadConfig>): Promise<voi
   try {
     if (store instanceof RedisStore) await store.connect(3000)
     stored = (await store.listKeys()).length
-  } catch { /* store down: still give the dev key */ }
+  } catch {
+    /* store down: still give the dev key */
+  }
   await store.close()
   const dev = stored === 0 ? await developmentKey(config.dataDir) : null
   process.stderr.write(keysNotice(config.dataDir, dev, stored))
@@ -34,8 +36,10 @@ async function primary (config: ReturnType<typeof loadConfig>, c: Concurrency): 
   const env: Record<string, string> = {}
   const given = environment().TEXT_WORKERS
   if ((given ?? '') === '') env.TEXT_WORKERS = String(c.textWorkers)
-  process.stderr.write(`starting ${c.processes} HTTP processes (WEB_CONCURRENCY), ${env.TEXT_WORKERS ?? given} text workers each\n`)
-  await supervise({ processes: c.processes, env, log: (msg) => process.stderr.write(`${msg}\n`) })
+  process.stderr.write(
+    `starting ${c.processes} HTTP processes (WEB_CONCURRENCY), ${env.TEXT_WORKERS ?? given} text workers each\n`
+  )
+  await supervise({ processes: c.processes, env, log: msg => process.stderr.write(`${msg}\n`) })
   process.exit(0)
 }
 
@@ -54,7 +58,10 @@ export async function start () {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       fastify.log.info({ signal }, 'closing')
-      fastify.close().then(() => process.exit(0), () => process.exit(1))
+      fastify.close().then(
+        () => process.exit(0),
+        () => process.exit(1)
+      )
     })
   }
   try {
@@ -66,7 +73,7 @@ export async function start () {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  start().catch((err) => {
+  start().catch(err => {
     process.stderr.write(`start-up failed: ${(err as Error).stack ?? String(err)}\n`)
     process.exit(1)
   })

@@ -22,9 +22,9 @@ async function timed (op: string, body: Record<string, unknown>): Promise<number
   if (res.status !== 200) throw new Error(`${op}: ${res.status} ${res.text.slice(0, 200)}`)
   return performance.now() - t0
 }
-const fields = (op: string) => op === 'target_sentiment' ? { aspect: ASPECT } : {}
+const fields = (op: string) => (op === 'target_sentiment' ? { aspect: ASPECT } : {})
 
-async function cost (op: string, of: (i: number) => string): Promise<{ single: number, batch: number }> {
+async function cost (op: string, of: (i: number) => string): Promise<{ single: number; batch: number }> {
   const text = op === 'target_sentiment' ? (i: number) => withAspect(of(i)) : of
   const texts = (n: number, from: number) => Array.from({ length: n }, (_, i) => text(i + from))
   await timed(`${op}_batch`, { text: texts(10, 500), ...fields(op) })
@@ -46,7 +46,7 @@ for (const op of OPS) {
     console.log(`${op.padEnd(20)} failed: ${(err as Error).message}`)
     continue
   }
-  const row = (c: { single: number, batch: number }) => {
+  const row = (c: { single: number; batch: number }) => {
     const ratio = (c.batch / c.single).toFixed(2)
     return `${c.single.toFixed(2).padStart(7)} ${c.batch.toFixed(2).padStart(6)} ${ratio.padStart(6)}`
   }
@@ -58,7 +58,7 @@ if (OPS.includes('keywords')) {
   for (let r = 0; r < 5; r++) {
     runs.push(await timed('keywords_batch', { text: Array.from({ length: 100 }, (_, i) => long(i + 2000 + 100 * r)) }))
   }
-  const s = runs.map((ms) => (ms / 1000).toFixed(2))
+  const s = runs.map(ms => (ms / 1000).toFixed(2))
   const median = [...runs].sort((a, b) => a - b)[2] as number
   const of = `median ${(median / 1000).toFixed(2)} s of ${s.join(', ')}`
   console.log(`keywords_batch of 100 texts of 7,000 characters: ${of} (target 1.5 s)`)

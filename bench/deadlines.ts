@@ -18,7 +18,7 @@ const { values } = parseArgs({ options })
 const OPS = chosen(values.only)
 const texts = Array.from({ length: 1000 }, (_, i) => long(i))
 // target_sentiment's aspect must occur in every text
-const aspectTexts = texts.map((t) => withAspect(t.slice(0, 6980)))
+const aspectTexts = texts.map(t => withAspect(t.slice(0, 6980)))
 
 // an https image server that never answers (/stall) or sends a byte a second (/drip)
 const scratch = mkdtempSync(join(tmpdir(), 'bench-deadlines-'))
@@ -30,7 +30,7 @@ const images = https.createServer({ key: tls.key, cert: tls.cert }, (req, res) =
     res.on('close', () => clearInterval(t))
   }
 })
-await new Promise<void>((resolve) => images.listen(0, '127.0.0.1', resolve))
+await new Promise<void>(resolve => images.listen(0, '127.0.0.1', resolve))
 const imagePort = (images.address() as { port: number }).port
 
 const seconds = (t0: number) => ((performance.now() - t0) / 1000).toFixed(1)

@@ -26,7 +26,7 @@ for (let i = 0; i < 200; i++) {
   single.push(performance.now() - t0)
 }
 const t0 = performance.now()
-for (let at = 0; at < texts.length; at += 100) await enc.embed(texts.slice(at, at + 100).map((t) => t + ' b'))
+for (let at = 0; at < texts.length; at += 100) await enc.embed(texts.slice(at, at + 100).map(t => t + ' b'))
 const node = texts.length / ((performance.now() - t0) / 1000)
 const one = `one text p50 ${pct(single, 0.5).toFixed(2)} ms, p90 ${pct(single, 0.9).toFixed(2)} ms`
 console.log(`node (onnxruntime-node, 2 threads): ${one}; batches of 100: ${node.toFixed(0)} texts/s`)

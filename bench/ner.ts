@@ -4,12 +4,15 @@
 import { KEY, startService } from './service.js'
 
 const TEXTS: Record<string, string> = {
-  en: 'Angela Merkel met Emmanuel Macron in Paris on Monday to discuss the budget of the European Union, ' +
+  en:
+    'Angela Merkel met Emmanuel Macron in Paris on Monday to discuss the budget of the European Union, ' +
     'and the two leaders later visited the offices of Airbus in Toulouse with their advisers.',
-  de: 'Angela Merkel traf am Montag Emmanuel Macron in Paris, um über den Haushalt der Europäischen Union zu ' +
+  de:
+    'Angela Merkel traf am Montag Emmanuel Macron in Paris, um über den Haushalt der Europäischen Union zu ' +
     'sprechen, und später besuchten beide die Büros von Airbus in Toulouse mit ihren Beratern.',
-  fr: 'Angela Merkel a rencontré Emmanuel Macron lundi à Paris pour parler du budget de l\'Union européenne, ' +
-    'puis les deux dirigeants ont visité les bureaux d\'Airbus à Toulouse avec leurs conseillers.'
+  fr:
+    "Angela Merkel a rencontré Emmanuel Macron lundi à Paris pour parler du budget de l'Union européenne, " +
+    "puis les deux dirigeants ont visité les bureaux d'Airbus à Toulouse avec leurs conseillers."
 }
 
 const requests = Number(process.argv[2] ?? 200)
@@ -19,11 +22,12 @@ const service = await startService()
 try {
   for (const [lang, text] of Object.entries(TEXTS)) {
     const body = new URLSearchParams({ api_key: KEY, text, lang_code: lang }).toString()
-    const post = async () => await fetch(`${service.base}/v4/ner`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body
-    })
+    const post = async () =>
+      await fetch(`${service.base}/v4/ner`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body
+      })
     const first = await post()
     const entities = ((await first.json()) as { entities: unknown[] }).entities.length
     const ms: number[] = []

@@ -13,15 +13,28 @@ import { serverOptions } from '../options.js'
 export const KEY = 'bench-key-0123456789'
 
 export const BATCH_OPS = [
-  'sentiment', 'emotion', 'sarcasm', 'intent', 'new/intent', 'taxonomy', 'abuse', 'ner', 'keywords',
-  'phrase_extractor', 'language_detection', 'target_sentiment'
+  'sentiment',
+  'emotion',
+  'sarcasm',
+  'intent',
+  'new/intent',
+  'taxonomy',
+  'abuse',
+  'ner',
+  'keywords',
+  'phrase_extractor',
+  'language_detection',
+  'target_sentiment'
 ]
 
 /** The batch operations a comma-separated --only names (all when it is empty). */
-export const chosen = (only: string) => BATCH_OPS.filter((op) => only === '' || only.split(',').includes(op))
+export const chosen = (only: string) => BATCH_OPS.filter(op => only === '' || only.split(',').includes(op))
 
 const EVERYDAY = join(import.meta.dirname, '..', 'eval', 'data', 'everyday.jsonl')
-const everyday = readFileSync(EVERYDAY, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { text: string }).text)
+const everyday = readFileSync(EVERYDAY, 'utf8')
+  .trim()
+  .split('\n')
+  .map(l => (JSON.parse(l) as { text: string }).text)
 
 /** The i-th everyday sentence (they repeat). */
 export const short = (i: number) => everyday[i % everyday.length] as string
@@ -37,7 +50,10 @@ export function long (i: number): string {
 export const ASPECT = 'service'
 export const withAspect = (text: string) => `${text} The ${ASPECT}.`
 
-export interface Service { base: string, close: () => Promise<void> }
+export interface Service {
+  base: string
+  close: () => Promise<void>
+}
 
 /** The service on the real model store with KEY, the production options and `env` on top. */
 export async function startService (env: Record<string, string> = {}): Promise<Service> {
@@ -55,7 +71,7 @@ export async function startService (env: Record<string, string> = {}): Promise<S
 }
 
 /** A JSON POST with KEY: the answer's status and its body as text. */
-export async function post (url: string, body: Record<string, unknown>): Promise<{ status: number, text: string }> {
+export async function post (url: string, body: Record<string, unknown>): Promise<{ status: number; text: string }> {
   const headers = { 'content-type': 'application/json' }
   const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ api_key: KEY, ...body }) })
   return { status: res.status, text: await res.text() }

@@ -25,13 +25,15 @@ function limit (v: string | undefined, name: string, fallback: number | null, po
   if (v === undefined) return fallback
   if (v === 'none' || v === 'unlimited') return null
   const n = Number(v)
-  if (!Number.isFinite(n) || n < 0 || (positive && n === 0) || (!positive && !Number.isInteger(n))) fail(`--${name} must be ${positive ? 'a positive number' : 'a non-negative integer'} or "none", got "${v}"`)
+  if (!Number.isFinite(n) || n < 0 || (positive && n === 0) || (!positive && !Number.isInteger(n))) { fail(`--${name} must be ${positive ? 'a positive number' : 'a non-negative integer'} or "none", got "${v}"`) }
   return n
 }
 
 /** Where a key is kept, in the words of the README: the embedded store writes a file. */
 function where (store: { kind: string }, dataDir: string): string {
-  return store.kind === 'sqlite' ? `the embedded store's database (${join(dataDir, 'store.db')})` : `the ${store.kind} store`
+  return store.kind === 'sqlite'
+    ? `the embedded store's database (${join(dataDir, 'store.db')})`
+    : `the ${store.kind} store`
 }
 
 async function main () {
@@ -43,7 +45,7 @@ async function main () {
   if (cmd === undefined) fail('no command')
   const config = loadConfig()
   const store = openStore(config)
-  if (store instanceof RedisStore && !await store.connect(3000)) fail('cannot reach Redis at REDIS_URL')
+  if (store instanceof RedisStore && !(await store.connect(3000))) fail('cannot reach Redis at REDIS_URL')
   try {
     switch (cmd) {
       case 'create': {
@@ -56,7 +58,11 @@ async function main () {
           rate: { type: 'string' }
         } as const
         let parsed
-        try { parsed = parseArgs({ args: rest, options }) } catch (err) { fail((err as Error).message) }
+        try {
+          parsed = parseArgs({ args: rest, options })
+        } catch (err) {
+          fail((err as Error).message)
+        }
         const { values } = parsed
         if (values.name === undefined || values.name.trim() === '') fail('create needs --name')
         const d = config.defaultPlan
@@ -68,7 +74,9 @@ async function main () {
           rate: limit(values.rate, 'rate', d.rate, true)
         }
         const { key, record } = await createKey(store, values.name.trim(), plan)
-        process.stdout.write(`created ${record.id} (${record.name}) in ${where(store, config.dataDir)}, plan ${JSON.stringify(plan)}\n`)
+        process.stdout.write(
+          `created ${record.id} (${record.name}) in ${where(store, config.dataDir)}, plan ${JSON.stringify(plan)}\n`
+        )
         process.stdout.write(`the key is shown once; keep it safe:\n${key}\n`)
         break
       }
@@ -82,7 +90,11 @@ async function main () {
         const target = rest[0]
         if (target === undefined) fail('revoke needs a key or a key id')
         const rec = (await store.deleteKey(target)) ?? (await store.deleteKey(hashKey(target)))
-        if (rec === null) { process.stderr.write(`no key matches ${target.startsWith('key_') ? target : 'that key'}\n`); process.exitCode = 1; break }
+        if (rec === null) {
+          process.stderr.write(`no key matches ${target.startsWith('key_') ? target : 'that key'}\n`)
+          process.exitCode = 1
+          break
+        }
         process.stdout.write(`revoked ${rec.id} (${rec.name})\n`)
         break
       }
@@ -94,4 +106,7 @@ async function main () {
   }
 }
 
-main().catch((err) => { process.stderr.write(`keys: ${(err as Error).message}\n`); process.exit(1) })
+main().catch(err => {
+  process.stderr.write(`keys: ${(err as Error).message}\n`)
+  process.exit(1)
+})

@@ -1,5 +1,5 @@
 // The dashboard's small DOM helpers: a query, and elements built from attributes and children.
-export const $ = (sel) => document.querySelector(sel)
+export const $ = sel => document.querySelector(sel)
 export const el = (tag, attrs = {}, ...children) => {
   const node = document.createElement(tag)
   for (const [k, v] of Object.entries(attrs)) {

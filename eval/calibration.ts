@@ -13,42 +13,64 @@ type Classifier = LoadedModel<string, number[]>
 
 /** The model without its calibration by input (lib/text/calibration.ts), for the 'before' figure; undefined for a model without one. */
 export async function withoutByInput (load: ModelLoader, info: ModelInfo, tf: TF): Promise<Classifier | undefined> {
-  return inputCalibrationOf(info.manifest) === undefined ? undefined : await load(info.dir, withoutInputCalibration(info.manifest), tf, { imageMaxPixels: 0 }) as Classifier
+  return inputCalibrationOf(info.manifest) === undefined
+    ? undefined
+    : ((await load(info.dir, withoutInputCalibration(info.manifest), tf, { imageMaxPixels: 0 })) as Classifier)
 }
 
 /** The ECE row's note of the same half scored before the calibration by input ('' without one). */
-export async function beforeByInput (bare: Classifier | undefined, texts: string[], half: CalibrationHalf): Promise<string> {
+export async function beforeByInput (
+  bare: Classifier | undefined,
+  texts: string[],
+  half: CalibrationHalf
+): Promise<string> {
   if (bare === undefined) return ''
-  const before = await bare.predict(texts.filter((t) => !fitsTemperature(t)))
+  const before = await bare.predict(texts.filter(t => !fitsTemperature(t)))
   return `; ${ece(before, half.gold).toFixed(3)} before calibration by input`
 }
 
 /** One validation set's rows that did not fit the calibration: the served scores and the gold label (-1: no label fits). */
-export interface CalibrationHalf { name: string, probs: number[][], gold: number[] }
+export interface CalibrationHalf {
+  name: string
+  probs: number[][]
+  gold: number[]
+}
 
 /** The rows of a validation set that did not fit the calibration, by their texts. */
 export function heldHalf (name: string, texts: string[], probs: number[][], gold: number[]): CalibrationHalf {
-  const keep = texts.map((t, i) => fitsTemperature(t) ? -1 : i).filter((i) => i >= 0)
-  return { name, probs: keep.map((i) => probs[i]!), gold: keep.map((i) => gold[i]!) }
+  const keep = texts.map((t, i) => (fitsTemperature(t) ? -1 : i)).filter(i => i >= 0)
+  return { name, probs: keep.map(i => probs[i]!), gold: keep.map(i => gold[i]!) }
 }
 
-const top = (probs: number[][]) => probs.map((p) => p[argmax(p)] as number)
+const top = (probs: number[][]) => probs.map(p => p[argmax(p)] as number)
 const right = (h: CalibrationHalf) => h.probs.map((p, i) => argmax(p) === h.gold[i])
 
 /** The ECE row of one set's half, with what a perfectly calibrated model would still show on as many rows. */
 export function calibrationRow (model: string, dataset: string, half: CalibrationHalf, before?: string): EvalRow {
   const floor = eceFloor(top(half.probs))
-  return { model, dataset: `${dataset} (half not used for calibration, ${half.probs.length})`, metric: 'expected calibration error (top label)', value: eceOf(top(half.probs), right(half)), baseline: `target <= 0.05${before ?? ''}; ${floor.toFixed(3)} for a calibrated model on as many rows` }
+  return {
+    model,
+    dataset: `${dataset} (half not used for calibration, ${half.probs.length})`,
+    metric: 'expected calibration error (top label)',
+    value: eceOf(top(half.probs), right(half)),
+    baseline: `target <= 0.05${before ?? ''}; ${floor.toFixed(3)} for a calibrated model on as many rows`
+  }
 }
 
 /** The classifier's one ECE: every set's half pooled, each set weighing alike whatever its size. */
 export function pooledCalibrationRow (model: string, halves: CalibrationHalf[]): EvalRow | undefined {
-  const used = halves.filter((h) => h.probs.length > 0)
+  const used = halves.filter(h => h.probs.length > 0)
   if (used.length === 0) return undefined
-  const conf = used.flatMap((h) => top(h.probs))
+  const conf = used.flatMap(h => top(h.probs))
   const hits = used.flatMap(right)
-  const weights = used.flatMap((h) => h.probs.map(() => 1 / h.probs.length))
+  const weights = used.flatMap(h => h.probs.map(() => 1 / h.probs.length))
   const n = conf.length
   const floor = eceFloor(conf, 200, 1, weights)
-  return { model, dataset: `every validation set above, the half not used for calibration, pooled (${used.length} sets, ${n} rows, each set weighing alike)`, metric: 'expected calibration error of the classifier (top label)', value: eceOf(conf, hits, 15, weights), baseline: `target <= 0.05; ${floor.toFixed(3)} for a calibrated model on as many rows` }
+  return {
+    model,
+    dataset: `every validation set above, the half not used for calibration, pooled (${used.length} sets, ${n} rows, each set weighing alike)`,
+    metric: 'expected calibration error of the classifier (top label)',
+    value: eceOf(conf, hits, 15, weights),
+    baseline: `target <= 0.05; ${floor.toFixed(3)} for a calibrated model on as many rows`
+  }
 }

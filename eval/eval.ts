@@ -9,7 +9,14 @@ import type { TF } from '../lib/tf.js'
 import { classifierLoader } from '../lib/text/classifier-kinds.js'
 import { OPS } from '../training/ops.js'
 import { argmax, confusion } from '../training/metrics.js'
-import { beforeByInput, calibrationRow, heldHalf, pooledCalibrationRow, withoutByInput, type CalibrationHalf } from './calibration.js'
+import {
+  beforeByInput,
+  calibrationRow,
+  heldHalf,
+  pooledCalibrationRow,
+  withoutByInput,
+  type CalibrationHalf
+} from './calibration.js'
 import { evaluateImages, type EvalRow } from './images.js'
 import { evaluate as evaluateNewOp, NEW_OPS } from './newops.js'
 import { everydayMarkdown, isEveryday, type Answer } from './everyday.js'
@@ -33,11 +40,16 @@ for (const info of await scanStore(store)) {
   if (everydayOnly && (OWN_EVAL.includes(info.name) || NEW_OPS.includes(info.name))) continue
   if (OWN_EVAL.includes(info.name)) {
     // span and pair models: eval/<model>.ts scores them through their serving loader
-    const mod = await import(`./${info.name}.ts`) as { evaluate: (info: ModelInfo, tf: TF, log: (s: string) => void) => Promise<EvalRow[]> }
-    rows.push(...await mod.evaluate(info, tf, (s) => process.stderr.write(s + '\n')))
+    const mod = (await import(`./${info.name}.ts`)) as {
+      evaluate: (info: ModelInfo, tf: TF, log: (s: string) => void) => Promise<EvalRow[]>
+    }
+    rows.push(...(await mod.evaluate(info, tf, s => process.stderr.write(s + '\n'))))
     continue
   }
-  if (NEW_OPS.includes(info.name)) { rows.push(...await evaluateNewOp(info, tf, (s) => process.stderr.write(s + '\n'))); continue }
+  if (NEW_OPS.includes(info.name)) {
+    rows.push(...(await evaluateNewOp(info, tf, s => process.stderr.write(s + '\n'))))
+    continue
+  }
   const spec = OPS[info.name] ?? OPS[blendOf(info.manifest)?.op ?? '']
   const load = classifierLoader(info.manifest.kind)
   if (load === undefined || spec === undefined) continue
@@ -46,19 +58,53 @@ for (const info of await scanStore(store)) {
   const index = new Map(info.manifest.labels.map((l, i) => [l, i]))
   const name = `${info.name} v${info.version}`
   const halves: CalibrationHalf[] = []
-  const other = info.manifest.kind === 'encoder-head' ? languageData(info.name)?.validation ?? [] : []
+  const other = info.manifest.kind === 'encoder-head' ? (languageData(info.name)?.validation ?? []) : []
   for (const v of [...spec.data().validation, ...other]) {
     if (everydayOnly && !isEveryday(v.name)) continue
-    const probs = await model.predict(v.rows.map((r) => r.text))
+    const probs = await model.predict(v.rows.map(r => r.text))
     // NONE: a text no label fits (independent per-label scores)
-    const gold = v.rows.map((r) => index.get(r.label) ?? -1)
-    if (isEveryday(v.name)) (answers[info.name] ??= []).push(...v.rows.map((r, i) => ({ text: r.text, gold: r.label, answer: info.manifest.labels[argmax(probs[i]!)] as string })))
-    const m = confusion(gold.map((g) => Math.max(0, g)), probs.map(argmax), info.manifest.labels.length)
-    rows.push({ model: name, dataset: `${v.name} (${v.split}, ${v.rows.length})`, metric: v.metric.name, value: v.metric.score(m, probs, gold), ...(v.metric.baseline ? { baseline: v.metric.baseline } : {}) })
+    const gold = v.rows.map(r => index.get(r.label) ?? -1)
+    if (isEveryday(v.name)) {
+      (answers[info.name] ??= []).push(
+        ...v.rows.map((r, i) => ({
+          text: r.text,
+          gold: r.label,
+          answer: info.manifest.labels[argmax(probs[i]!)] as string
+        }))
+      )
+    }
+    const m = confusion(
+      gold.map(g => Math.max(0, g)),
+      probs.map(argmax),
+      info.manifest.labels.length
+    )
+    rows.push({
+      model: name,
+      dataset: `${v.name} (${v.split}, ${v.rows.length})`,
+      metric: v.metric.name,
+      value: v.metric.score(m, probs, gold),
+      ...(v.metric.baseline ? { baseline: v.metric.baseline } : {})
+    })
     // calibration on the half of the rows that did not fit the temperature
-    const half = heldHalf(v.name, v.rows.map((r) => r.text), probs, gold)
+    const half = heldHalf(
+      v.name,
+      v.rows.map(r => r.text),
+      probs,
+      gold
+    )
     if (v.calibration !== false && half.probs.length >= 50) {
-      rows.push(calibrationRow(name, v.name, half, await beforeByInput(bare, v.rows.map((r) => r.text), half)))
+      rows.push(
+        calibrationRow(
+          name,
+          v.name,
+          half,
+          await beforeByInput(
+            bare,
+            v.rows.map(r => r.text),
+            half
+          )
+        )
+      )
       halves.push(half)
     }
   }
@@ -66,19 +112,32 @@ for (const info of await scanStore(store)) {
   const pooled = pooledCalibrationRow(name, halves)
   if (pooled !== undefined) rows.push(pooled)
   // leave one domain out: figures measured when training (each needs its own training run)
-  const lodos = everydayOnly ? [] : info.manifest.metrics.filter((x) => x.split.includes('leave one domain out'))
+  const lodos = everydayOnly ? [] : info.manifest.metrics.filter(x => x.split.includes('leave one domain out'))
   for (const lodo of lodos) {
-    rows.push({ model: name, dataset: `${lodo.dataset} (${lodo.split}; from the manifest)`, metric: lodo.metric, value: lodo.value })
+    rows.push({
+      model: name,
+      dataset: `${lodo.dataset} (${lodo.split}; from the manifest)`,
+      metric: lodo.metric,
+      value: lodo.value
+    })
   }
   model.dispose()
 }
-if (only === undefined || only === 'facial_emotion' || only === 'object_recognizer') rows.push(...await evaluateImages((s) => process.stderr.write(s + '\n')))
+if (only === undefined || only === 'facial_emotion' || only === 'object_recognizer') { rows.push(...(await evaluateImages(s => process.stderr.write(s + '\n')))) }
 
 const header = '| model | validation data | metric | value | baseline |\n|---|---|---|---:|---|'
-const table = [header, ...rows.map((r) => `| ${r.model} | ${r.dataset} | ${r.metric} | ${r.value.toFixed(3)} | ${r.baseline ?? ''} |`)].join('\n')
+const table = [
+  header,
+  ...rows.map(r => `| ${r.model} | ${r.dataset} | ${r.metric} | ${r.value.toFixed(3)} | ${r.baseline ?? ''} |`)
+].join('\n')
 console.log(table)
 const today = new Date().toISOString().slice(0, 10)
 if (only === undefined || everydayOnly) {
   writeFileSync(join(import.meta.dirname, 'everyday.md'), everydayMarkdown(everyday(), answers, today))
 }
-if (only === undefined) writeFileSync(join(import.meta.dirname, 'results.md'), `Model evaluation, ${new Date().toISOString().slice(0, 10)}, backend ${backend} (npm run eval)\n\n${table}\n`)
+if (only === undefined) {
+  writeFileSync(
+    join(import.meta.dirname, 'results.md'),
+    `Model evaluation, ${new Date().toISOString().slice(0, 10)}, backend ${backend} (npm run eval)\n\n${table}\n`
+  )
+}

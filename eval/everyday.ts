@@ -11,17 +11,24 @@ import type { Everyday } from '../training/mix.js'
 export const isEveryday = (setName: string) => setName.startsWith('everyday ')
 
 /** One everyday text as a model's validation set scores it: its gold label and the model's top label. */
-export interface Answer { text: string, gold: string, answer: string }
+export interface Answer {
+  text: string
+  gold: string
+  answer: string
+}
 
 /** The row of the sarcastic texts, whatever their kind. */
 export const SARCASTIC = 'sarcastic, every kind'
 
 /** One cell: how many texts of a group a model answered right, of how many it was scored on. */
-export interface Cell { right: number, scored: number }
+export interface Cell {
+  right: number
+  scored: number
+}
 
 /** Every group's cells (kinds of text in the order they first appear, then SARCASTIC), by model. */
 export function tally (days: Everyday[], answers: Record<string, readonly Answer[]>): Map<string, Map<string, Cell>> {
-  const byText = new Map(days.map((r) => [r.text, r]))
+  const byText = new Map(days.map(r => [r.text, r]))
   const groups = new Map<string, Map<string, Cell>>()
   for (const r of days) groups.set(r.domain, new Map())
   groups.set(SARCASTIC, new Map())
@@ -41,24 +48,36 @@ export function tally (days: Everyday[], answers: Record<string, readonly Answer
   return groups
 }
 
-const cellText = (c: Cell | undefined) => c === undefined || c.scored === 0 ? '' : `${(c.right / c.scored).toFixed(2)} (${c.right}/${c.scored})`
+const cellText = (c: Cell | undefined) =>
+  c === undefined || c.scored === 0 ? '' : `${(c.right / c.scored).toFixed(2)} (${c.right}/${c.scored})`
 
 /** The table as markdown: a row per group, a column per model that answered, and the whole set's line. */
 export function everydayMarkdown (days: Everyday[], answers: Record<string, readonly Answer[]>, date: string): string {
   const models = Object.keys(answers)
   const groups = tally(days, answers)
-  const whole = (model: string) => [...groups.entries()].filter(([g]) => g !== SARCASTIC)
-    .reduce((a, [, m]) => { const c = m.get(model); return c === undefined ? a : { right: a.right + c.right, scored: a.scored + c.scored } }, { right: 0, scored: 0 })
+  const whole = (model: string) =>
+    [...groups.entries()]
+      .filter(([g]) => g !== SARCASTIC)
+      .reduce(
+        (a, [, m]) => {
+          const c = m.get(model)
+          return c === undefined ? a : { right: a.right + c.right, scored: a.scored + c.scored }
+        },
+        { right: 0, scored: 0 }
+      )
   const lines = [
     `Everyday texts by kind, ${date} (npm run eval): the share of texts each model answers right, with the counts.`,
-    'The texts are the project\'s own (eval/data/everyday.jsonl, ' + `${days.length} texts), never trained on; a blank cell: no text of that kind is scored for that model.`,
+    "The texts are the project's own (eval/data/everyday.jsonl, " +
+      `${days.length} texts), never trained on; a blank cell: no text of that kind is scored for that model.`,
     '',
     'Each model is scored on the texts, and against the labels, of its everyday rows in eval/results.md (emotion: the texts with an emotion; new_intent: the feedback; taxonomy: the texts whose topic is a tag).',
     '',
     `| kind of text | ${models.join(' | ')} |`,
     `|---|${models.map(() => '---:').join('|')}|`,
-    ...[...groups.entries()].map(([g, m]) => `| ${g.replace(/_/g, ' ')} | ${models.map((model) => cellText(m.get(model))).join(' | ')} |`),
-    `| all | ${models.map((model) => cellText(whole(model))).join(' | ')} |`
+    ...[...groups.entries()].map(
+      ([g, m]) => `| ${g.replace(/_/g, ' ')} | ${models.map(model => cellText(m.get(model))).join(' | ')} |`
+    ),
+    `| all | ${models.map(model => cellText(whole(model))).join(' | ')} |`
   ]
   return lines.join('\n') + '\n'
 }

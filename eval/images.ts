@@ -9,21 +9,36 @@ import { ImagePool } from '../lib/image/pool.js'
 import { loadConfig } from '../lib/config.js'
 import type { Box, FaceResult, ObjectResult } from '../lib/image/types.js'
 
-export interface EvalRow { model: string, dataset: string, metric: string, value: number, baseline?: string }
+export interface EvalRow {
+  model: string
+  dataset: string
+  metric: string
+  value: number
+  baseline?: string
+}
 
 const DATA = join(import.meta.dirname, '..', '..', 'shared', 'datasets', 'images')
 const OWN_CSV = join(import.meta.dirname, 'data', 'faces-own.csv')
 const OWN_FETCHED = join(import.meta.dirname, '..', 'training', 'data', 'faces-own')
 
 /** one face of eval/data/faces-own.csv: where its image is, the face's box (none: the image is one face crop), its label */
-export interface OwnFace { source: string, path: string, box?: Box, label: string }
+export interface OwnFace {
+  source: string
+  path: string
+  box?: Box
+  label: string
+}
 
 export function readOwnFaces (text: string): OwnFace[] {
   const [head, ...lines] = text.trim().split(/\r?\n/)
   const col = (head as string).split(',')
-  return lines.map((l) => {
+  return lines.map(l => {
     const v = Object.fromEntries(l.split(',').map((x, i) => [col[i], x])) as Record<string, string>
-    const b = (v.box ?? '').trim().split(/\s+/).filter((x) => x !== '').map(Number)
+    const b = (v.box ?? '')
+      .trim()
+      .split(/\s+/)
+      .filter(x => x !== '')
+      .map(Number)
     const face: OwnFace = { source: v.source as string, path: v.path as string, label: v.label as string }
     if (b.length === 4) face.box = { x: b[0]!, y: b[1]!, width: b[2]!, height: b[3]! }
     return face
@@ -52,39 +67,56 @@ export function answerFor (r: FaceResult, box?: Box): string | undefined {
   let bestIou = 0.3
   for (const f of r.faces) {
     const o = iou(f.box, box)
-    if (o >= bestIou) { best = f; bestIou = o }
+    if (o >= bestIou) {
+      best = f
+      bestIou = o
+    }
   }
   return best?.facial_emotion[0]?.tag.toLowerCase()
 }
 
 /** accuracy and faces found on the project's own labelled faces (one annotator; never used to tune:
  * docs/models/facial_emotion.md), alone and together with the FER sample (`fer`: its counts) */
-async function evaluateOwnFaces (pool: ImagePool, fer: { ok: number, found: number, n: number }, log: (s: string) => void): Promise<EvalRow[]> {
+async function evaluateOwnFaces (
+  pool: ImagePool,
+  fer: { ok: number; found: number; n: number },
+  log: (s: string) => void
+): Promise<EvalRow[]> {
   const rows: EvalRow[] = []
   const own = readOwnFaces(readFileSync(OWN_CSV, 'utf8'))
-  const present = own.filter((f) => existsSync(ownFaceFile(f)))
+  const present = own.filter(f => existsSync(ownFaceFile(f)))
   if (present.length < own.length) {
     const bySource = new Map<string, number>()
     for (const f of own) if (!present.includes(f)) bySource.set(f.source, (bySource.get(f.source) ?? 0) + 1)
-    log(`faces-own: ${own.length - present.length} of ${own.length} labelled faces skipped, their images absent (${[...bySource].map(([s, n]) => `${s} ${n}`).join(', ')}); training/DATA.md says how to fetch them`)
+    log(
+      `faces-own: ${own.length - present.length} of ${own.length} labelled faces skipped, their images absent (${[...bySource].map(([s, n]) => `${s} ${n}`).join(', ')}); training/DATA.md says how to fetch them`
+    )
   }
   if (present.length === 0) return rows
   const results = new Map<string, FaceResult>()
-  const perOwn = new Map<string, { ok: number, n: number }>()
-  let okOwn = 0; let foundOwn = 0
+  const perOwn = new Map<string, { ok: number; n: number }>()
+  let okOwn = 0
+  let foundOwn = 0
   // photos (a face box given) apart from face crops (the image is the face, as in FER)
   const kind = { photos: { ok: 0, n: 0 }, 'face crops': { ok: 0, n: 0 } }
   for (const f of present) {
     const file = ownFaceFile(f)
     let r = results.get(file)
-    if (r === undefined) { r = await pool.run('facial_emotion', readFileSync(file)) as FaceResult; results.set(file, r) }
+    if (r === undefined) {
+      r = (await pool.run('facial_emotion', readFileSync(file))) as FaceResult
+      results.set(file, r)
+    }
     const tag = answerFor(r, f.box)
     const p = perOwn.get(f.label) ?? { ok: 0, n: 0 }
     p.n++
     if (tag !== undefined) foundOwn++
     const k = kind[f.box === undefined ? 'face crops' : 'photos']
     k.n++
-    if (tag === f.label) { okOwn++; p.ok++; k.ok++ }
+    if (tag === f.label) {
+      okOwn++
+      p.ok++
+      k.ok++
+    }
     perOwn.set(f.label, p)
   }
   const n = present.length
@@ -92,48 +124,120 @@ async function evaluateOwnFaces (pool: ImagePool, fer: { ok: number, found: numb
   const meanClass = [...perOwn.values()].reduce((a, p) => a + p.ok / p.n, 0) / perOwn.size
   rows.push({ model: 'facial_emotion', dataset: name, metric: 'accuracy', value: okOwn / n })
   rows.push({ model: 'facial_emotion', dataset: name, metric: 'faces found', value: foundOwn / n })
-  rows.push({ model: 'facial_emotion', dataset: name, metric: `mean of per-class accuracy (${perOwn.size} classes)`, value: meanClass })
-  for (const [label, p] of [...perOwn].sort()) rows.push({ model: 'facial_emotion', dataset: 'own labelled faces', metric: `accuracy ${label} (${p.n})`, value: p.ok / p.n })
-  for (const [k, p] of Object.entries(kind)) if (p.n > 0) rows.push({ model: 'facial_emotion', dataset: 'own labelled faces', metric: `accuracy on ${k} (${p.n})`, value: p.ok / p.n })
+  rows.push({
+    model: 'facial_emotion',
+    dataset: name,
+    metric: `mean of per-class accuracy (${perOwn.size} classes)`,
+    value: meanClass
+  })
+  for (const [label, p] of [...perOwn].sort()) {
+    rows.push({
+      model: 'facial_emotion',
+      dataset: 'own labelled faces',
+      metric: `accuracy ${label} (${p.n})`,
+      value: p.ok / p.n
+    })
+  }
+  for (const [k, p] of Object.entries(kind)) {
+    if (p.n > 0) {
+      rows.push({
+        model: 'facial_emotion',
+        dataset: 'own labelled faces',
+        metric: `accuracy on ${k} (${p.n})`,
+        value: p.ok / p.n
+      })
+    }
+  }
   const both = `fer2013 sample + own faces (${fer.n + n})`
   rows.push({ model: 'facial_emotion', dataset: both, metric: 'accuracy', value: (fer.ok + okOwn) / (fer.n + n) })
-  rows.push({ model: 'facial_emotion', dataset: both, metric: 'faces found', value: (fer.found + foundOwn) / (fer.n + n) })
+  rows.push({
+    model: 'facial_emotion',
+    dataset: both,
+    metric: 'faces found',
+    value: (fer.found + foundOwn) / (fer.n + n)
+  })
   return rows
 }
 
 export async function evaluateImages (log: (s: string) => void = () => {}): Promise<EvalRow[]> {
   const rows: EvalRow[] = []
-  if (!existsSync(DATA)) { log(`no image datasets at ${DATA}`); return rows }
+  if (!existsSync(DATA)) {
+    log(`no image datasets at ${DATA}`)
+    return rows
+  }
   // FACIAL_EMOTION_CROP=detector measures the opt-in crop (docs/configuration.md)
-  const pool = new ImagePool({ size: 1, maxPixels: 50_000_000, maxSide: 1024, objectTop: 5, maxQueue: 1000, faceCrop: loadConfig().facialEmotionCrop })
+  const pool = new ImagePool({
+    size: 1,
+    maxPixels: 50_000_000,
+    maxSide: 1024,
+    objectTop: 5,
+    maxQueue: 1000,
+    faceCrop: loadConfig().facialEmotionCrop
+  })
   await pool.start()
   try {
     // FER: 48x48 grey face crops, labels.csv: file,label
     const fer = join(DATA, 'fer2013-privatetest-sample')
-    const items = readFileSync(join(fer, 'labels.csv'), 'utf8').trim().split(/\r?\n/).slice(1).map((l) => l.split(',') as [string, string])
-    const per = new Map<string, { ok: number, n: number }>()
-    let ok = 0; let found = 0; let ms = 0
+    const items = readFileSync(join(fer, 'labels.csv'), 'utf8')
+      .trim()
+      .split(/\r?\n/)
+      .slice(1)
+      .map(l => l.split(',') as [string, string])
+    const per = new Map<string, { ok: number; n: number }>()
+    let ok = 0
+    let found = 0
+    let ms = 0
     for (const [file, label] of items) {
       const t0 = performance.now()
-      const r = await pool.run('facial_emotion', readFileSync(join(fer, file))) as FaceResult
+      const r = (await pool.run('facial_emotion', readFileSync(join(fer, file)))) as FaceResult
       ms += performance.now() - t0
       const p = per.get(label) ?? { ok: 0, n: 0 }
       p.n++
       if (r.faces.length > 0) found++
-      if (r.facial_emotion[0]?.tag.toLowerCase() === label.toLowerCase()) { ok++; p.ok++ }
+      if (r.facial_emotion[0]?.tag.toLowerCase() === label.toLowerCase()) {
+        ok++
+        p.ok++
+      }
       per.set(label, p)
     }
-    rows.push({ model: 'facial_emotion', dataset: `fer2013 sample (${items.length})`, metric: 'accuracy', value: ok / items.length, baseline: '>= 0.50 wanted; library defaults 0.41 (held-out); face-api whole crop 0.60' })
-    rows.push({ model: 'facial_emotion', dataset: `fer2013 sample (${items.length})`, metric: 'faces found', value: found / items.length })
-    for (const [label, p] of [...per].sort()) rows.push({ model: 'facial_emotion', dataset: 'fer2013 sample', metric: `accuracy ${label} (${p.n})`, value: p.ok / p.n })
-    rows.push({ model: 'facial_emotion', dataset: 'fer2013 sample', metric: 'ms per image (48 px)', value: ms / items.length })
+    rows.push({
+      model: 'facial_emotion',
+      dataset: `fer2013 sample (${items.length})`,
+      metric: 'accuracy',
+      value: ok / items.length,
+      baseline: '>= 0.50 wanted; library defaults 0.41 (held-out); face-api whole crop 0.60'
+    })
+    rows.push({
+      model: 'facial_emotion',
+      dataset: `fer2013 sample (${items.length})`,
+      metric: 'faces found',
+      value: found / items.length
+    })
+    for (const [label, p] of [...per].sort()) {
+      rows.push({
+        model: 'facial_emotion',
+        dataset: 'fer2013 sample',
+        metric: `accuracy ${label} (${p.n})`,
+        value: p.ok / p.n
+      })
+    }
+    rows.push({
+      model: 'facial_emotion',
+      dataset: 'fer2013 sample',
+      metric: 'ms per image (48 px)',
+      value: ms / items.length
+    })
 
-    rows.push(...await evaluateOwnFaces(pool, { ok, found, n: items.length }, log))
+    rows.push(...(await evaluateOwnFaces(pool, { ok, found, n: items.length }, log)))
 
     // COCO: ground truth = the distinct category names of an image's annotations
     const coco = join(DATA, 'coco128')
-    const inst = JSON.parse(readFileSync(join(coco, 'instances.json'), 'utf8')) as { images: Array<{ id: number, file_name: string }>, annotations: Array<{ image_id: number, category_id: number }>, categories: Array<{ id: number, name: string }> }
-    const cat = new Map(inst.categories.map((c) => [c.id, c.name]))
+    const inst = JSON.parse(readFileSync(join(coco, 'instances.json'), 'utf8')) as {
+      images: Array<{ id: number; file_name: string }>
+      annotations: Array<{ image_id: number; category_id: number }>
+      categories: Array<{ id: number; name: string }>
+    }
+    const cat = new Map(inst.categories.map(c => [c.id, c.name]))
     const truth = new Map<number, Set<string>>()
     for (const a of inst.annotations) {
       const s = truth.get(a.image_id) ?? new Set<string>()
@@ -141,23 +245,43 @@ export async function evaluateImages (log: (s: string) => void = () => {}): Prom
       truth.set(a.image_id, s)
     }
     const files = new Set(readdirSync(join(coco, 'images')))
-    let recall = 0; let precK = 0; let precReturned = 0; let n = 0; ms = 0
+    let recall = 0
+    let precK = 0
+    let precReturned = 0
+    let n = 0
+    ms = 0
     for (const img of inst.images) {
       const gt = truth.get(img.id)
       if (gt === undefined || gt.size === 0 || !files.has(img.file_name)) continue
       const t0 = performance.now()
-      const r = await pool.run('object_recognizer', readFileSync(join(coco, 'images', img.file_name))) as ObjectResult
+      const r = (await pool.run('object_recognizer', readFileSync(join(coco, 'images', img.file_name)))) as ObjectResult
       ms += performance.now() - t0
-      const tags = r.output.map((o) => o.tag)
-      const hit = tags.filter((t) => gt.has(t)).length
+      const tags = r.output.map(o => o.tag)
+      const hit = tags.filter(t => gt.has(t)).length
       recall += hit / gt.size
       precK += hit / 5
       precReturned += tags.length === 0 ? 0 : hit / tags.length
       n++
     }
-    rows.push({ model: 'object_recognizer', dataset: `coco128 (${n} images)`, metric: 'image-level recall@5', value: recall / n, baseline: 'CenterNet as the library ships it: 0.74 (held-out)' })
-    rows.push({ model: 'object_recognizer', dataset: `coco128 (${n} images)`, metric: 'precision@5 (hits / 5)', value: precK / n })
-    rows.push({ model: 'object_recognizer', dataset: `coco128 (${n} images)`, metric: 'precision of returned labels', value: precReturned / n })
+    rows.push({
+      model: 'object_recognizer',
+      dataset: `coco128 (${n} images)`,
+      metric: 'image-level recall@5',
+      value: recall / n,
+      baseline: 'CenterNet as the library ships it: 0.74 (held-out)'
+    })
+    rows.push({
+      model: 'object_recognizer',
+      dataset: `coco128 (${n} images)`,
+      metric: 'precision@5 (hits / 5)',
+      value: precK / n
+    })
+    rows.push({
+      model: 'object_recognizer',
+      dataset: `coco128 (${n} images)`,
+      metric: 'precision of returned labels',
+      value: precReturned / n
+    })
     rows.push({ model: 'object_recognizer', dataset: 'coco128', metric: 'ms per image (640 px)', value: ms / n })
   } finally {
     await pool.close()

@@ -16,9 +16,16 @@ export async function evaluate (info: ModelInfo, _tf: unknown, log: (s: string) 
   const model = loaded as LoadedModel<KeywordInput, Keyword[]>
   const docs = termexDocs()
   const t0 = performance.now()
-  const got = await model.predict(docs.map((d) => ({ text: d.text, lang: 'es' })))
+  const got = await model.predict(docs.map(d => ({ text: d.text, lang: 'es' })))
   const ms = (performance.now() - t0) / docs.length
-  const s = average(docs.map((d, i) => scoreDoc((got[i] ?? []).map((k) => phraseNorm(k.keyword)), d.gold)))
+  const s = average(
+    docs.map((d, i) =>
+      scoreDoc(
+        (got[i] ?? []).map(k => phraseNorm(k.keyword)),
+        d.gold
+      )
+    )
+  )
   log(`keywords-multilingual es: termex ${docs.length} documents, F1@10 ${s.f1.toFixed(4)}, ${ms.toFixed(1)} ms each`)
   const name = `${info.name} v${info.version} (es)`
   const dataset = `${TERMEX.name} (all ${docs.length} documents; the settings were chosen on it)`

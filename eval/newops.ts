@@ -14,7 +14,14 @@ import { argmax, confusion } from '../training/metrics.js'
 import type { TextModelSpec } from '../training/text-model.js'
 import type { EvalRow } from './images.js'
 import { zeroShotAccuracy } from './custom_classifier.js'
-import { beforeByInput, calibrationRow, heldHalf, pooledCalibrationRow, withoutByInput, type CalibrationHalf } from './calibration.js'
+import {
+  beforeByInput,
+  calibrationRow,
+  heldHalf,
+  pooledCalibrationRow,
+  withoutByInput,
+  type CalibrationHalf
+} from './calibration.js'
 
 export const NEW_OPS = ['abuse', 'target_sentiment', 'custom_classifier', 'phrase_extractor', 'nsfw']
 
@@ -28,11 +35,17 @@ async function classifier (info: ModelInfo, tf: TF, spec: Pick<TextModelSpec, 'v
   const halves: CalibrationHalf[] = []
   const reported = new Set<string>()
   for (const v of spec.validation) {
-    const texts = v.rows.map((r) => r.text)
-    const probs = await model.predict(texts) as number[][]
-    const gold = v.rows.map((r) => index.get(r.label) as number)
+    const texts = v.rows.map(r => r.text)
+    const probs = (await model.predict(texts)) as number[][]
+    const gold = v.rows.map(r => index.get(r.label) as number)
     const m = confusion(gold, probs.map(argmax), info.manifest.labels.length)
-    rows.push({ model: name, dataset: `${v.name} (${v.split}, ${v.rows.length})`, metric: v.metric.name, value: v.metric.score(m), ...(v.metric.baseline ? { baseline: v.metric.baseline } : {}) })
+    rows.push({
+      model: name,
+      dataset: `${v.name} (${v.split}, ${v.rows.length})`,
+      metric: v.metric.name,
+      value: v.metric.score(m),
+      ...(v.metric.baseline ? { baseline: v.metric.baseline } : {})
+    })
     // the half of the rows not used to fit a temperature (the same half as the other models'), once a
     // set (a set scored by two metrics is listed twice)
     if (reported.has(v.name)) continue
@@ -52,50 +65,90 @@ async function classifier (info: ModelInfo, tf: TF, spec: Pick<TextModelSpec, 'v
 
 /** Inspec validation abstracts: how many gold keyphrases found in the text are among the noun phrases, and how many phrases are gold. */
 function phrases (info: ModelInfo): EvalRow[] {
-  let found = 0; let present = 0; let gold = 0; let given = 0; let docs = 0
+  let found = 0
+  let present = 0
+  let gold = 0
+  let given = 0
+  let docs = 0
   for (const l of lines('keyphrase/inspec/inspec.jsonl')) {
-    const r = JSON.parse(l) as { text: string, keyphrases: string[] }
+    const r = JSON.parse(l) as { text: string; keyphrases: string[] }
     if (!isHeldOut(r.text)) continue
     docs++
     const textKey = ` ${phraseKey(r.text)} `
-    const keys = new Set(nounPhrases(r.text).map((p) => phraseKey(p.keyword)))
-    const inText = [...new Set(r.keyphrases.map(phraseKey))].filter((k) => k !== '' && textKey.includes(` ${k} `))
+    const keys = new Set(nounPhrases(r.text).map(p => phraseKey(p.keyword)))
+    const inText = [...new Set(r.keyphrases.map(phraseKey))].filter(k => k !== '' && textKey.includes(` ${k} `))
     present += inText.length
-    found += inText.filter((k) => keys.has(k)).length
+    found += inText.filter(k => keys.has(k)).length
     given += keys.size
-    gold += [...keys].filter((k) => inText.includes(k)).length
+    gold += [...keys].filter(k => inText.includes(k)).length
   }
   const name = `${info.name} v${info.version}`
   const dataset = `Inspec validation abstracts (hash 1/5, ${docs})`
   return [
-    { model: name, dataset, metric: 'recall of gold keyphrases that occur in the text (stems)', value: found / present },
+    {
+      model: name,
+      dataset,
+      metric: 'recall of gold keyphrases that occur in the text (stems)',
+      value: found / present
+    },
     { model: name, dataset, metric: 'share of phrases that are gold keyphrases (stems)', value: gold / given }
   ]
 }
 
 async function nsfw (info: ModelInfo, tf: TF): Promise<EvalRow[]> {
   const files: string[] = []
-  const walk = (d: string) => { for (const f of readdirSync(d)) { const p = join(d, f); if (statSync(p).isDirectory()) walk(p); else if (/\.(jpe?g|png)$/i.test(f)) files.push(p) } }
+  const walk = (d: string) => {
+    for (const f of readdirSync(d)) {
+      const p = join(d, f)
+      if (statSync(p).isDirectory()) walk(p)
+      else if (/\.(jpe?g|png)$/i.test(f)) files.push(p)
+    }
+  }
   walk(join(DATASETS, 'images'))
   let safe = 0
   for (const f of files) {
     const r = await classifyNsfw(tf, await decodeImage(readFileSync(f), 40_000_000, 1024))
     if (r.output === 'safe to open at work') safe++
   }
-  return [{ model: `${info.name} v${info.version}`, dataset: `ordinary photos: images/ (COCO, ImageNet sample, FER faces; ${files.length})`, metric: 'share called safe to open at work', value: safe / files.length, baseline: 'target 0.97' }]
+  return [
+    {
+      model: `${info.name} v${info.version}`,
+      dataset: `ordinary photos: images/ (COCO, ImageNet sample, FER faces; ${files.length})`,
+      metric: 'share called safe to open at work',
+      value: safe / files.length,
+      baseline: 'target 0.97'
+    }
+  ]
 }
 
 export async function evaluate (info: ModelInfo, tf: TF, log: (s: string) => void): Promise<EvalRow[]> {
   log(`${info.name}: evaluating`)
   switch (info.name) {
-    case 'abuse': return classifier(info, tf, (await import('../training/abuse-spec.js')).ABUSE)
-    case 'target_sentiment': return classifier(info, tf, (await import('../training/target_sentiment.js')).TARGET_SENTIMENT)
-    case 'phrase_extractor': return phrases(info)
-    case 'nsfw': return nsfw(info, tf)
-    case 'custom_classifier': return (await zeroShotAccuracy()).flatMap((r) => [
-      { model: `${info.name} v${info.version}`, dataset: r.set, metric: 'top-1 accuracy, label names only', value: r.names, baseline: r.target },
-      { model: `${info.name} v${info.version}`, dataset: r.set, metric: 'top-1 accuracy, names + keywords', value: r.keywords }
-    ])
-    default: return []
+    case 'abuse':
+      return classifier(info, tf, (await import('../training/abuse-spec.js')).ABUSE)
+    case 'target_sentiment':
+      return classifier(info, tf, (await import('../training/target_sentiment.js')).TARGET_SENTIMENT)
+    case 'phrase_extractor':
+      return phrases(info)
+    case 'nsfw':
+      return nsfw(info, tf)
+    case 'custom_classifier':
+      return (await zeroShotAccuracy()).flatMap(r => [
+        {
+          model: `${info.name} v${info.version}`,
+          dataset: r.set,
+          metric: 'top-1 accuracy, label names only',
+          value: r.names,
+          baseline: r.target
+        },
+        {
+          model: `${info.name} v${info.version}`,
+          dataset: r.set,
+          metric: 'top-1 accuracy, names + keywords',
+          value: r.keywords
+        }
+      ])
+    default:
+      return []
   }
 }

@@ -19,9 +19,12 @@ export function givenToken (authorization: string | undefined, header: string | 
 
 export class AdminGuard {
   private readonly token: Buffer
-  private readonly failed = new Map<string, { count: number, until: number }>()
+  private readonly failed = new Map<string, { count: number; until: number }>()
 
-  constructor (token: string, private readonly now: () => number = Date.now) {
+  constructor (
+    token: string,
+    private readonly now: () => number = Date.now
+  ) {
     this.token = digest(token)
   }
 

@@ -5,7 +5,10 @@
 import cluster, { type Worker } from 'node:cluster'
 import { cpuBudget } from './config.js'
 
-export interface Concurrency { processes: number, textWorkers: number }
+export interface Concurrency {
+  processes: number
+  textWorkers: number
+}
 
 /**
  * How many HTTP processes and how many text workers in each. WEB_CONCURRENCY defaults to half the
@@ -17,7 +20,11 @@ export function concurrency (env: NodeJS.ProcessEnv, cores = cpuBudget()): Concu
   const raw = env.WEB_CONCURRENCY
   let processes = Math.max(1, Math.floor(cores / 2))
   if (raw !== undefined && raw !== '') {
-    if (!/^\d+$/.test(raw.trim()) || Number(raw) < 1 || Number(raw) > 256) throw new Error(`Invalid configuration at /webConcurrency: WEB_CONCURRENCY must be an integer from 1 to 256, got "${raw}"`)
+    if (!/^\d+$/.test(raw.trim()) || Number(raw) < 1 || Number(raw) > 256) {
+      throw new Error(
+        `Invalid configuration at /webConcurrency: WEB_CONCURRENCY must be an integer from 1 to 256, got "${raw}"`
+      )
+    }
     processes = Number(raw)
   }
   const textWorkers = Math.max(1, Math.min(4, Math.floor(cores / processes) - 1))
@@ -39,8 +46,10 @@ export interface SuperviseOptions {
 export async function supervise (opts: SuperviseOptions): Promise<void> {
   let stopping = false
   const started = new Map<Worker, number>()
-  const fork = () => { started.set(cluster.fork(opts.env), Date.now()) }
-  return new Promise<void>((resolve) => {
+  const fork = () => {
+    started.set(cluster.fork(opts.env), Date.now())
+  }
+  return new Promise<void>(resolve => {
     cluster.on('exit', (worker, code, signal) => {
       const since = started.get(worker) ?? 0
       started.delete(worker)
@@ -61,7 +70,9 @@ export async function supervise (opts: SuperviseOptions): Promise<void> {
     // one after the other: each loads its models with the machine to itself (started together on a
     // busy 2-core host, two processes overran the 10 s plugin time-out loading theirs)
     let left = opts.processes
-    const next = () => { if (left-- > 0 && !stopping) fork() }
+    const next = () => {
+      if (left-- > 0 && !stopping) fork()
+    }
     cluster.on('listening', next)
     next()
   })

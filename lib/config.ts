@@ -50,15 +50,24 @@ function bool (env: Env, name: string): boolean {
  * is refused.
  */
 export function origins (env: Env, name: string): string[] {
-  const items = (env[name] ?? '').split(',').map((o) => o.trim()).filter(Boolean)
+  const items = (env[name] ?? '')
+    .split(',')
+    .map(o => o.trim())
+    .filter(Boolean)
   if (items.includes('*')) return ['*']
-  return items.map((item) => {
+  return items.map(item => {
     // a scheme, then a host: no user, path, query or fragment; a trailing slash at most
     const m = /^(https?|chrome-extension|moz-extension|safari-web-extension):\/\/([^/?#@\\]+)\/?$/i.exec(item)
     let url: URL | null = null
-    try { url = new URL(item) } catch { /* refused below */ }
+    try {
+      url = new URL(item)
+    } catch {
+      /* refused below */
+    }
     if (m === null || url === null) {
-      throw new Error(`${name} must be * or a comma-separated list of origins such as https://app.example.com (scheme, host and port only), got "${item}"`)
+      throw new Error(
+        `${name} must be * or a comma-separated list of origins such as https://app.example.com (scheme, host and port only), got "${item}"`
+      )
     }
     // the URL parser gives an origin for http(s) only
     return /^https?:$/.test(url.protocol) ? url.origin : `${m[1]!.toLowerCase()}://${m[2]!.toLowerCase()}`
@@ -66,7 +75,11 @@ export function origins (env: Env, name: string): string[] {
 }
 
 function readOrNull (path: string): string | null {
-  try { return readFileSync(path, 'utf8') } catch { return null }
+  try {
+    return readFileSync(path, 'utf8')
+  } catch {
+    return null
+  }
 }
 
 /**
@@ -82,7 +95,8 @@ export function cpuBudget (read: (path: string) => string | null = readOrNull, c
   if (Number(q2) > 0 && Number(p2) > 0) quota = Number(q2) / Number(p2)
   for (const dir of ['/sys/fs/cgroup/cpu', '/sys/fs/cgroup/cpu,cpuacct']) {
     if (quota !== null) break
-    const q = Number(read(`${dir}/cpu.cfs_quota_us`)); const p = Number(read(`${dir}/cpu.cfs_period_us`))
+    const q = Number(read(`${dir}/cpu.cfs_quota_us`))
+    const p = Number(read(`${dir}/cpu.cfs_period_us`))
     if (q > 0 && p > 0) quota = q / p
   }
   return quota === null ? cores : Math.max(1, Math.min(cores, Math.ceil(quota)))
@@ -110,7 +124,10 @@ export function loadConfig (env: Env = environment(), overrides: Partial<Config>
     host: env.HOST || '0.0.0.0',
     port: int(env, 'PORT', 3000),
     redisUrl: env.REDIS_URL || null,
-    apiKeys: (env.API_KEYS ?? '').split(',').map((k) => k.trim()).filter(Boolean),
+    apiKeys: (env.API_KEYS ?? '')
+      .split(',')
+      .map(k => k.trim())
+      .filter(Boolean),
     defaultPlan: {
       textDaily: optInt(env, 'QUOTA_TEXT_DAILY'),
       textMonthly: optInt(env, 'QUOTA_TEXT_MONTHLY'),
@@ -123,7 +140,10 @@ export function loadConfig (env: Env = environment(), overrides: Partial<Config>
     dashboardUrl: env.DASHBOARD_URL || '/dashboard',
     dataDir: env.DATA_DIR || 'data',
     modelStore: env.MODEL_STORE || 'model-store',
-    modelsOff: (env.MODELS_OFF ?? '').split(',').map((m) => m.trim()).filter(Boolean),
+    modelsOff: (env.MODELS_OFF ?? '')
+      .split(',')
+      .map(m => m.trim())
+      .filter(Boolean),
     logLevel: env.LOG_LEVEL || 'info',
     batchMax: int(env, 'BATCH_MAX', 1000),
     textMaxChars: int(env, 'TEXT_MAX_CHARS', 100_000),
@@ -148,7 +168,10 @@ export function loadConfig (env: Env = environment(), overrides: Partial<Config>
     // batches) that still answers within seconds; 3 s is a stall worth shedding
     maxEventLoopDelayMs: int(env, 'MAX_EVENT_LOOP_DELAY_MS', 3000),
     maxHeapBytes: int(env, 'MAX_HEAP_BYTES', 0),
-    imageFetchAllowHosts: (env.IMAGE_FETCH_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
+    imageFetchAllowHosts: (env.IMAGE_FETCH_ALLOW_HOSTS ?? '')
+      .split(',')
+      .map(h => h.trim().toLowerCase())
+      .filter(Boolean),
     imageFetchCaFile: env.IMAGE_FETCH_CA_FILE || null,
     requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000),
     failOpen: bool(env, 'FAIL_OPEN'),

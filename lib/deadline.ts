@@ -31,7 +31,7 @@ export async function mapInTurns<T, R> (
     spent += cost(x)
     if (spent < budget) continue
     spent = 0
-    await new Promise((resolve) => setImmediate(resolve))
+    await new Promise(resolve => setImmediate(resolve))
     const ended = currentDeadline()?.ended
     if (ended != null) throw ended
   }
@@ -52,12 +52,16 @@ export class Deadline {
   }
 
   /** Why the work is no longer wanted (the deadline passed, the client left), or null while it is. */
-  get ended (): Error | null { return this.why }
+  get ended (): Error | null {
+    return this.why
+  }
 
   /** Calls fn once the work is no longer wanted; the function returned stops that. */
   onEnd (fn: (why: Error) => void): () => void {
     this.waiting.add(fn)
-    return () => { this.waiting.delete(fn) }
+    return () => {
+      this.waiting.delete(fn)
+    }
   }
 
   /** The request was answered: the deadline no longer matters. */
@@ -81,23 +85,38 @@ export class Deadline {
   }
 
   /** fn's answer, run in this deadline's scope; a 503 (DeadlinePassed) once the deadline passes first. */
-  run<T> (fn: () => Promise<T>): Promise<T> {
+  run<T>(fn: () => Promise<T>): Promise<T> {
     if (this.why !== null) return Promise.reject(this.why)
     return new Promise<T>((resolve, reject) => {
       const off = this.onEnd(reject)
-      scope.run(this, fn).then((v) => { off(); resolve(v) }, (err: unknown) => { off(); reject(err) })
+      scope.run(this, fn).then(
+        v => {
+          off()
+          resolve(v)
+        },
+        (err: unknown) => {
+          off()
+          reject(err)
+        }
+      )
     })
   }
 }
 
 /** A pool's waiting job: `drop` runs if the deadline ends before the job settles. */
 export function dropOnEnd<T> (
-  job: { resolve: (v: T) => void, reject: (e: Error) => void },
+  job: { resolve: (v: T) => void; reject: (e: Error) => void },
   deadline: Deadline,
   drop: (why: Error) => void
 ): void {
   const off = deadline.onEnd(drop)
   const { resolve, reject } = job
-  job.resolve = (v) => { off(); resolve(v) }
-  job.reject = (e) => { off(); reject(e) }
+  job.resolve = v => {
+    off()
+    resolve(v)
+  }
+  job.reject = e => {
+    off()
+    reject(e)
+  }
 }

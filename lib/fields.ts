@@ -15,7 +15,12 @@ export type Fields = Record<string, unknown>
 const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype'])
 
 export function isUploadedFile (v: unknown): v is UploadedFile {
-  return typeof v === 'object' && v !== null && (v as UploadedFile).kind === 'file' && Buffer.isBuffer((v as UploadedFile).data)
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    (v as UploadedFile).kind === 'file' &&
+    Buffer.isBuffer((v as UploadedFile).data)
+  )
 }
 
 /** Adds a value under a name; a name seen twice becomes an array (repeated fields). */
@@ -39,11 +44,14 @@ export function parseUrlEncoded (s: string): Fields {
  */
 export function foldIndexed (fields: Fields): Fields {
   const out: Fields = {}
-  const indexed = new Map<string, Array<{ i: number, seq: number, v: unknown }>>()
+  const indexed = new Map<string, Array<{ i: number; seq: number; v: unknown }>>()
   let seq = 0
   for (const [k, v] of Object.entries(fields)) {
     const m = /^([^[\]]+)\[(\d{0,7})\]$/.exec(k)
-    if (m === null) { out[k] = v; continue }
+    if (m === null) {
+      out[k] = v
+      continue
+    }
     const name = m[1] as string
     if (FORBIDDEN.has(name)) continue
     const list = indexed.get(name) ?? []
@@ -54,8 +62,8 @@ export function foldIndexed (fields: Fields): Fields {
   }
   for (const [name, list] of indexed) {
     list.sort((a, b) => a.i - b.i || a.seq - b.seq)
-    const prior = out[name] === undefined ? [] : Array.isArray(out[name]) ? out[name] as unknown[] : [out[name]]
-    out[name] = [...prior, ...list.map((x) => x.v)]
+    const prior = out[name] === undefined ? [] : Array.isArray(out[name]) ? (out[name] as unknown[]) : [out[name]]
+    out[name] = [...prior, ...list.map(x => x.v)]
   }
   return out
 }
@@ -72,7 +80,9 @@ export function batchTexts (v: unknown): unknown {
     try {
       const parsed: unknown = JSON.parse(s)
       if (Array.isArray(parsed)) return parsed
-    } catch { /* fall through */ }
+    } catch {
+      /* fall through */
+    }
     return undefined
   }
   return [v]

@@ -21,9 +21,16 @@ export function sameHash (a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y)
 }
 
-export async function createKey (store: Store, name: string, plan: Plan): Promise<{ key: string, record: KeyRecord }> {
+export async function createKey (store: Store, name: string, plan: Plan): Promise<{ key: string; record: KeyRecord }> {
   const key = newKey()
-  const record: KeyRecord = { id: newKeyId(), name, hash: hashKey(key), plan, created: new Date().toISOString(), source: 'store' }
+  const record: KeyRecord = {
+    id: newKeyId(),
+    name,
+    hash: hashKey(key),
+    plan,
+    created: new Date().toISOString(),
+    source: 'store'
+  }
   await store.putKey(record)
   return { key, record }
 }

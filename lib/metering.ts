@@ -11,11 +11,17 @@ export type RateStore = Pick<Store, 'hit'>
 export type QuotaStore = Pick<Store, 'meter' | 'charge' | 'refund' | 'undo'>
 
 /** The window of a rate of r requests per second: r per second when r >= 1, else one per 1/r seconds. */
-export function windowOf (rate: number): number { return rate >= 1 ? 1000 : Math.round(1000 / rate) }
+export function windowOf (rate: number): number {
+  return rate >= 1 ? 1000 : Math.round(1000 / rate)
+}
 /** The requests a window of that rate allows. */
-export function maxOf (rate: number): number { return Math.max(1, Math.floor(rate)) }
+export function maxOf (rate: number): number {
+  return Math.max(1, Math.floor(rate))
+}
 /** Whole seconds until a window with `ttl` ms left allows again (at least 1). */
-export function retryIn (ttl: number): number { return Math.max(1, Math.ceil(ttl / 1000)) }
+export function retryIn (ttl: number): number {
+  return Math.max(1, Math.ceil(ttl / 1000))
+}
 
 /** The answer while the quota store does not answer: 503, retry in a second. */
 export function storeUnavailable (): Error {

@@ -9,10 +9,10 @@ import type { EncoderOptions } from './text/encoder/encoder.js'
 export interface LoadedModel<In = string, Out = number[]> {
   manifest: ModelManifest
   /** one result per input, in input order */
-  predict (inputs: In[]): Promise<Out[]>
+  predict(inputs: In[]): Promise<Out[]>
   /** a first prediction on a representative input; the registry calls predict(['warm up']) without it */
-  warm? (): Promise<void>
-  dispose (): void
+  warm?(): Promise<void>
+  dispose(): void
 }
 
 /** A loader turns a model version folder into a LoadedModel. Registered per manifest `kind`. */
@@ -30,5 +30,15 @@ export interface LoaderContext {
   model?: (name: string) => LoadedModel<any, any> | undefined
 }
 /** image worker threads, images waiting for one, labels object_recognizer answers, facial_emotion's crop for face-api (lib/image/expression.ts) */
-export interface ImageSettings { workers: number, queue: number, objectTop: number, facialEmotionCrop?: FaceCrop }
-export type ModelLoader = (dir: string, manifest: ModelManifest, tf: TF, ctx: LoaderContext) => Promise<LoadedModel<any, any>>
+export interface ImageSettings {
+  workers: number
+  queue: number
+  objectTop: number
+  facialEmotionCrop?: FaceCrop
+}
+export type ModelLoader = (
+  dir: string,
+  manifest: ModelManifest,
+  tf: TF,
+  ctx: LoaderContext
+) => Promise<LoadedModel<any, any>>

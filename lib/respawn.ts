@@ -16,14 +16,19 @@ export class Respawner {
   ) {}
 
   replace (): void {
-    this.spawn().then(() => {
-      this.replaced++
-      this.retryMs = 1000
-    }, (err: Error) => {
-      if (this.closed()) return
-      this.failed(err, this.retryMs)
-      setTimeout(() => { if (!this.closed()) this.replace() }, this.retryMs).unref()
-      this.retryMs = Math.min(30_000, this.retryMs * 2)
-    })
+    this.spawn().then(
+      () => {
+        this.replaced++
+        this.retryMs = 1000
+      },
+      (err: Error) => {
+        if (this.closed()) return
+        this.failed(err, this.retryMs)
+        setTimeout(() => {
+          if (!this.closed()) this.replace()
+        }, this.retryMs).unref()
+        this.retryMs = Math.min(30_000, this.retryMs * 2)
+      }
+    )
   }
 }

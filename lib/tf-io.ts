@@ -12,7 +12,11 @@ type WeightsManifestConfig = tfjs.io.WeightsManifestConfig
  * The artifacts TensorFlow.js loads from a parsed model.json and the weights' stored bytes (in
  * the order of `weightSpecs`), one buffer of them all.
  */
-export function artifactsOf (json: Record<string, any>, weightSpecs: tfjs.io.WeightsManifestEntry[], parts: Uint8Array[]): ModelArtifacts {
+export function artifactsOf (
+  json: Record<string, any>,
+  weightSpecs: tfjs.io.WeightsManifestEntry[],
+  parts: Uint8Array[]
+): ModelArtifacts {
   const all = Buffer.concat(parts)
   return {
     modelTopology: json.modelTopology,
@@ -48,11 +52,12 @@ export function fileIO (modelJsonPath: string): IOHandler {
       await mkdir(dir, { recursive: true })
       const weightsFile = 'weights.bin'
       const data = artifacts.weightData
-      const bytes = data == null
-        ? Buffer.alloc(0)
-        : Array.isArray(data)
-          ? Buffer.concat(data.map((b) => Buffer.from(b)))
-          : Buffer.from(data)
+      const bytes =
+        data == null
+          ? Buffer.alloc(0)
+          : Array.isArray(data)
+            ? Buffer.concat(data.map(b => Buffer.from(b)))
+            : Buffer.from(data)
       await writeFile(join(dir, weightsFile), bytes)
       const json = {
         format: artifacts.format ?? 'layers-model',
@@ -63,7 +68,9 @@ export function fileIO (modelJsonPath: string): IOHandler {
         weightsManifest: [{ paths: [weightsFile], weights: artifacts.weightSpecs ?? [] }]
       }
       await writeFile(modelJsonPath, JSON.stringify(json))
-      return { modelArtifactsInfo: { dateSaved: new Date(), modelTopologyType: 'JSON', weightDataBytes: bytes.byteLength } }
+      return {
+        modelArtifactsInfo: { dateSaved: new Date(), modelTopologyType: 'JSON', weightDataBytes: bytes.byteLength }
+      }
     }
   }
 }

@@ -6,7 +6,10 @@ import { createRequire } from 'node:module'
 import { dirname } from 'node:path'
 
 export type TF = typeof tfjs
-export interface TfRuntime { tf: TF, backend: string }
+export interface TfRuntime {
+  tf: TF
+  backend: string
+}
 /** TF_BACKEND: auto is tfjs-node where it installed, else wasm */
 export type TfBackend = 'auto' | 'wasm' | 'cpu'
 
@@ -23,7 +26,7 @@ async function init (want: TfBackend): Promise<TfRuntime> {
     try {
       // A variable specifier keeps TypeScript from requiring the optional package's types.
       const name = '@tensorflow/tfjs-node'
-      const node = await import(name) as TF
+      const node = (await import(name)) as TF
       await node.setBackend('tensorflow')
       await node.ready()
       return { tf: node, backend: 'tensorflow' }

@@ -32,14 +32,28 @@ function nodeModules (): string {
 export async function compileWorkers (entries: string[]): Promise<Compiled> {
   const { build } = await import('esbuild')
   const points = Object.fromEntries(entries.map((e, i) => [`entry${i}`, source(fileURLToPath(e))]))
-  const result = await build({ entryPoints: points, bundle: true, splitting: true, format: 'esm', platform: 'node', target: `node${process.versions.node}`, packages: 'external', write: false, outdir: '/out', logLevel: 'silent' })
+  const result = await build({
+    entryPoints: points,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: `node${process.versions.node}`,
+    packages: 'external',
+    write: false,
+    outdir: '/out',
+    logLevel: 'silent'
+  })
   const hash = createHash('sha256')
   for (const f of result.outputFiles) hash.update(f.path).update(f.contents)
   const dir = join(nodeModules(), '.cache', 'open-text-image-api', 'workers', hash.digest('hex').slice(0, 16))
   await mkdir(dir, { recursive: true })
   for (const f of result.outputFiles) {
     const target = join(dir, f.path.slice('/out/'.length))
-    const same = await readFile(target).then((b) => b.equals(f.contents), () => false)
+    const same = await readFile(target).then(
+      b => b.equals(f.contents),
+      () => false
+    )
     if (same) continue
     await mkdir(dirname(target), { recursive: true })
     const tmp = `${target}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`

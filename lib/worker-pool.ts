@@ -9,27 +9,43 @@ import { Errors, withHeaders } from './errors.js'
 import { Respawner } from './respawn.js'
 
 /** A worker's first message: ready (with the backend it runs on), or why it could not load. */
-export type WorkerReady = { ready: true, backend: string }
-export type WorkerFailed = { ready: false, error: string }
+export type WorkerReady = { ready: true; backend: string }
+export type WorkerFailed = { ready: false; error: string }
 
-export interface WorkerSlot { worker: Worker, ready: boolean, gone: boolean }
+export interface WorkerSlot {
+  worker: Worker
+  ready: boolean
+  gone: boolean
+}
 
 /** The 503 a call gets when no worker can take it. */
 export const overloaded = (): Error => withHeaders(new Errors.Overloaded(), { 'retry-after': 1 })
 
-export abstract class WorkerPool<Slot extends WorkerSlot, Reply extends object, Ready extends WorkerReady = WorkerReady> {
+export abstract class WorkerPool<
+  Slot extends WorkerSlot,
+  Reply extends object,
+  Ready extends WorkerReady = WorkerReady
+> {
   /** every worker started and not stopped, ready or still loading */
   protected readonly slots: Slot[] = []
   protected closed = false
   backend = 'unknown'
-  private readonly respawner = new Respawner(() => this.spawn(), () => this.closed, (err, retryMs) => {
-    this.log?.(`replacement ${this.kind} worker failed to start: ${err.message}; retrying in ${retryMs} ms`)
-    // with no worker left nothing would ever answer the waiting calls: refuse them now
-    if (!this.slots.some((s) => s.ready)) this.refuse(overloaded)
-  })
+  private readonly respawner = new Respawner(
+    () => this.spawn(),
+    () => this.closed,
+    (err, retryMs) => {
+      this.log?.(`replacement ${this.kind} worker failed to start: ${err.message}; retrying in ${retryMs} ms`)
+      // with no worker left nothing would ever answer the waiting calls: refuse them now
+      if (!this.slots.some(s => s.ready)) this.refuse(overloaded)
+    }
+  )
 
   /** `entry`: the worker's module; `kind` names it in errors and the log. */
-  constructor (private readonly kind: string, protected entry: URL, protected readonly log?: (msg: string) => void) {}
+  constructor (
+    private readonly kind: string,
+    protected entry: URL,
+    protected readonly log?: (msg: string) => void
+  ) {}
 
   /** the worker's options (its workerData, resource limits) */
   protected abstract options (): WorkerOptions
@@ -47,7 +63,9 @@ export abstract class WorkerPool<Slot extends WorkerSlot, Reply extends object, 
   protected started (_slot: Slot, _status: Ready): void {}
 
   /** workers replaced after stopping (for tests and diagnostics) */
-  get replaced (): number { return this.respawner.replaced }
+  get replaced (): number {
+    return this.respawner.replaced
+  }
 
   /** Starts one worker; resolves once it is ready, rejects if it cannot load. */
   protected spawn (): Promise<void> {
@@ -74,8 +92,10 @@ export abstract class WorkerPool<Slot extends WorkerSlot, Reply extends object, 
       // an 'error' event is followed by 'exit' (listening keeps it from being thrown in this
       // thread); a worker may also exit without one
       let cause: Error | null = null
-      worker.on('error', (err) => { cause = err })
-      worker.on('exit', (code) => {
+      worker.on('error', err => {
+        cause = err
+      })
+      worker.on('exit', code => {
         if (!slot.ready) reject(cause ?? new Error(`${this.kind} worker exited (code ${code}) while loading`))
         this.stopped(slot, cause ?? new Error(`${this.kind} worker exited with code ${code}`))
       })
@@ -98,14 +118,14 @@ export abstract class WorkerPool<Slot extends WorkerSlot, Reply extends object, 
 
   /** The ready worker threads, so tests can stop one. */
   threads (): Worker[] {
-    return this.slots.filter((s) => s.ready).map((s) => s.worker)
+    return this.slots.filter(s => s.ready).map(s => s.worker)
   }
 
   /** Stops taking calls, fails the waiting ones with error(), and terminates every worker. */
   protected async shutDown (error: () => Error): Promise<void> {
     this.closed = true
     this.refuse(error)
-    await Promise.all(this.slots.map((s) => s.worker.terminate()))
+    await Promise.all(this.slots.map(s => s.worker.terminate()))
     this.slots.length = 0
   }
 }

@@ -1,10 +1,13 @@
 import { Type, type Static } from '@sinclair/typebox'
 
-export const ErrorBody = Type.Object({
-  code: Type.Integer({ description: 'the HTTP status' }),
-  error: Type.String({ description: 'the reason phrase' }),
-  message: Type.String({ description: 'what was wrong and how to fix it' })
-}, { $id: 'ErrorBody' })
+export const ErrorBody = Type.Object(
+  {
+    code: Type.Integer({ description: 'the HTTP status' }),
+    error: Type.String({ description: 'the reason phrase' }),
+    message: Type.String({ description: 'what was wrong and how to fix it' })
+  },
+  { $id: 'ErrorBody' }
+)
 export type ErrorBody = Static<typeof ErrorBody>
 
 export const Score = Type.Number({ minimum: 0, maximum: 1 })
@@ -25,12 +28,12 @@ export type BatchTextBody = Static<typeof BatchTextBody>
 
 /** Error responses every metered operation may give. */
 export function errorResponses (...codes: number[]): Record<number, typeof ErrorBody> {
-  return Object.fromEntries(codes.map((c) => [c, ErrorBody]))
+  return Object.fromEntries(codes.map(c => [c, ErrorBody]))
 }
 export const TEXT_ERRORS = [400, 401, 403, 406, 413, 415, 429, 503] as const
 export const IMAGE_ERRORS = [400, 401, 403, 406, 413, 415, 429, 503] as const
 
 /** An object of one score per label, in the order given. */
 export function scoresOf<L extends string> (labels: readonly L[]) {
-  return Type.Object(Object.fromEntries(labels.map((l) => [l, Score])) as Record<L, typeof Score>)
+  return Type.Object(Object.fromEntries(labels.map(l => [l, Score])) as Record<L, typeof Score>)
 }

@@ -26,24 +26,27 @@ export const Metric = Type.Object({
   baseline: Type.Optional(Type.String({ description: 'published or peer figure to compare with' }))
 })
 
-export const ModelManifest = Type.Object({
-  name: Type.String({ description: 'folder name under model-store, the operation it serves' }),
-  version: Type.Integer({ minimum: 1 }),
-  kind: Type.String({ description: 'which loader in lib/ serves this model, e.g. text-classifier' }),
-  description: Type.String(),
-  languages: Type.Array(Type.String()),
-  labels: Type.Array(Type.String()),
-  inputs: Type.Array(TensorSpec),
-  outputs: Type.Array(TensorSpec),
-  files: Type.Array(Type.String(), { description: 'files of the version folder that the loader reads' }),
-  training: Type.Object({
-    command: Type.String(),
-    seed: Type.Optional(Type.Integer()),
-    data: Type.Array(DataSource),
-    notes: Type.Optional(Type.String())
-  }),
-  metrics: Type.Array(Metric),
-  created: Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}T', description: 'ISO 8601 time' })
-}, { additionalProperties: true })
+export const ModelManifest = Type.Object(
+  {
+    name: Type.String({ description: 'folder name under model-store, the operation it serves' }),
+    version: Type.Integer({ minimum: 1 }),
+    kind: Type.String({ description: 'which loader in lib/ serves this model, e.g. text-classifier' }),
+    description: Type.String(),
+    languages: Type.Array(Type.String()),
+    labels: Type.Array(Type.String()),
+    inputs: Type.Array(TensorSpec),
+    outputs: Type.Array(TensorSpec),
+    files: Type.Array(Type.String(), { description: 'files of the version folder that the loader reads' }),
+    training: Type.Object({
+      command: Type.String(),
+      seed: Type.Optional(Type.Integer()),
+      data: Type.Array(DataSource),
+      notes: Type.Optional(Type.String())
+    }),
+    metrics: Type.Array(Metric),
+    created: Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}T', description: 'ISO 8601 time' })
+  },
+  { additionalProperties: true }
+)
 
 export type ModelManifest = Static<typeof ModelManifest>

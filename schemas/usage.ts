@@ -10,5 +10,7 @@ export const UsageReply = Type.Object({
   rate_limit: Type.Union([Type.Number(), Type.Null()], { description: 'requests per second; null is no limit' }),
   text: Period,
   image: Period,
-  history: Type.Array(Type.Object({ day: Type.String(), op: Type.String(), units: Type.Integer() }), { description: 'units per operation and UTC day, last 30 days' })
+  history: Type.Array(Type.Object({ day: Type.String(), op: Type.String(), units: Type.Integer() }), {
+    description: 'units per operation and UTC day, last 30 days'
+  })
 })

@@ -10,12 +10,15 @@ interface Semver {
   minVersion: (r: string) => { version: string } | null
   satisfies: (v: string, r: string) => boolean
 }
-interface Locked { engines?: { node?: string } | string[], optional?: boolean }
+interface Locked {
+  engines?: { node?: string } | string[]
+  optional?: boolean
+}
 const semver = createRequire(import.meta.url)('semver') as Semver
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { engines: { node: string } }
 const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, Locked> }
 
-t.test('every locked dependency supports the lowest Node the project names, and so does the image', async (t) => {
+t.test('every locked dependency supports the lowest Node the project names, and so does the image', async t => {
   const lowest = semver.minVersion(pkg.engines.node)?.version ?? ''
   t.match(lowest, /^\d+\.\d+\.\d+$/)
   // npm reads a range that admits 20.0.0 as satisfied by any 20.x: check with the latest 20.x seen here

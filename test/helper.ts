@@ -18,7 +18,7 @@ registerLoader('fixture', fixtureLoader)
 export const KEY = 'test-key-0123456789'
 export const FIXTURES = join(import.meta.dirname, 'fixtures', 'model-store')
 
-type Tap = { teardown (fn: () => unknown): void }
+type Tap = { teardown(fn: () => unknown): void }
 
 export interface BuildOptions {
   env?: Record<string, string>
@@ -37,7 +37,10 @@ export async function build (t: Tap, opts: BuildOptions = {}): Promise<FastifyIn
   // load shedding off unless a test is about it (pressure.test.ts): on a busy shared host the first
   // multipart request after start-up alone has stalled the loop past the 3 s default (seen here at a
   // load average of 20 on 2 cores), and the test would get a 503 it is not about
-  const config = loadConfig({ API_KEYS: KEY, DATA_DIR: tempDir(t), MODEL_STORE: FIXTURES, MAX_EVENT_LOOP_DELAY_MS: '0', ...opts.env }, opts.config)
+  const config = loadConfig(
+    { API_KEYS: KEY, DATA_DIR: tempDir(t), MODEL_STORE: FIXTURES, MAX_EVENT_LOOP_DELAY_MS: '0', ...opts.env },
+    opts.config
+  )
   const fastify = Fastify(serverOptions(config, opts.logger ?? false))
   await fastify.register(app, { config, ...(opts.clock ? { clock: opts.clock } : {}) })
   t.teardown(() => fastify.close())
@@ -54,14 +57,21 @@ export function form (fields: Record<string, string | string[]>): string {
 export const FORM = { 'content-type': 'application/x-www-form-urlencoded' }
 
 /** A multipart body by hand, so tests control every byte (boundaries, part types, filenames). */
-export function multipart (parts: Array<{ name: string, value: string | Buffer, filename?: string, type?: string }>, boundary = 'XtestBoundaryX') {
+export function multipart (
+  parts: Array<{ name: string; value: string | Buffer; filename?: string; type?: string }>,
+  boundary = 'XtestBoundaryX'
+) {
   const chunks: Buffer[] = []
   for (const p of parts) {
     let head = `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"`
     if (p.filename !== undefined) head += `; filename="${p.filename}"`
     head += '\r\n'
     if (p.type !== undefined) head += `Content-Type: ${p.type}\r\n`
-    chunks.push(Buffer.from(head + '\r\n'), Buffer.isBuffer(p.value) ? p.value : Buffer.from(p.value), Buffer.from('\r\n'))
+    chunks.push(
+      Buffer.from(head + '\r\n'),
+      Buffer.isBuffer(p.value) ? p.value : Buffer.from(p.value),
+      Buffer.from('\r\n')
+    )
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`))
   return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } }
@@ -83,14 +93,21 @@ export function redisServerPath (): string | null {
   return r.status === 0 ? r.stdout.trim() : null
 }
 
-export const REDIS_MISSING = 'redis-server is not installed: these tests need a real Redis. Install it with `apt-get install -y redis-server` (Debian/Ubuntu) or `brew install redis`.'
+export const REDIS_MISSING =
+  'redis-server is not installed: these tests need a real Redis. Install it with `apt-get install -y redis-server` (Debian/Ubuntu) or `brew install redis`.'
 
 /** A throwaway redis-server on a free port, no persistence, killed at teardown. */
 export class TestRedis {
   proc: ChildProcess | null = null
-  constructor (readonly port: number, readonly dir: string, readonly persist = false) {}
+  constructor (
+    readonly port: number,
+    readonly dir: string,
+    readonly persist = false
+  ) {}
 
-  get url (): string { return `redis://127.0.0.1:${this.port}` }
+  get url (): string {
+    return `redis://127.0.0.1:${this.port}`
+  }
 
   /** persist: an append-only file fsynced on every write, so data survives a restart */
   static async start (t: Tap, opts: { persist?: boolean } = {}): Promise<TestRedis> {
@@ -104,13 +121,26 @@ export class TestRedis {
 
   async up (): Promise<void> {
     const bin = redisServerPath() as string
-    this.proc = spawn(bin, ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--dir', this.dir,
-      ...(this.persist ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'])], { stdio: 'ignore' })
+    this.proc = spawn(
+      bin,
+      [
+        '--port',
+        String(this.port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--dir',
+        this.dir,
+        ...(this.persist ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'])
+      ],
+      { stdio: 'ignore' }
+    )
     const deadline = Date.now() + 5000
     while (Date.now() < deadline) {
       const r = spawnSync('redis-cli', ['-p', String(this.port), 'ping'], { encoding: 'utf8' })
       if (r.stdout.trim() === 'PONG') return
-      await new Promise((resolve) => setTimeout(resolve, 50))
+      await new Promise(resolve => setTimeout(resolve, 50))
     }
     throw new Error(`redis-server did not start on port ${this.port}`)
   }
@@ -118,7 +148,7 @@ export class TestRedis {
   async down (): Promise<void> {
     const p = this.proc
     if (p === null || p.exitCode !== null) return
-    const exited = new Promise((resolve) => p.once('exit', resolve))
+    const exited = new Promise(resolve => p.once('exit', resolve))
     p.kill('SIGKILL')
     await exited
     this.proc = null
@@ -133,7 +163,11 @@ export function hasRealModel (name: string): boolean {
 }
 
 /** The app with only the named real models (a temporary store of links), so a test loads what it needs. */
-export async function buildWithRealModels (t: Tap, names: string[], opts: BuildOptions & { fixtures?: boolean } = {}): Promise<FastifyInstance> {
+export async function buildWithRealModels (
+  t: Tap,
+  names: string[],
+  opts: BuildOptions & { fixtures?: boolean } = {}
+): Promise<FastifyInstance> {
   const store = tempDir(t)
   if (opts.fixtures === true) {
     for (const n of readdirSync(FIXTURES)) if (!names.includes(n)) symlinkSync(join(FIXTURES, n), join(store, n), 'dir')

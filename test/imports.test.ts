@@ -12,18 +12,20 @@ function sources (path: string): string[] {
   const full = join(ROOT, path)
   if (statSync(full, { throwIfNoEntry: false }) === undefined) return []
   if (!statSync(full).isDirectory()) return path.endsWith('.ts') ? [path] : []
-  return readdirSync(full).flatMap((name) => name === 'data' ? [] : sources(join(path, name)))
+  return readdirSync(full).flatMap(name => (name === 'data' ? [] : sources(join(path, name))))
 }
 
 /** Each source's relative imports that are sources too. */
 export function importGraph (files: string[]): Map<string, string[]> {
   const known = new Set(files)
-  return new Map(files.map((f) => {
-    const text = readFileSync(join(ROOT, f), 'utf8')
-    const target = (m: RegExpMatchArray) => normalize(join(dirname(f), m[1] as string)).replace(/\.js$/, '.ts')
-    const deps = [...text.matchAll(SPECIFIER)].map(target)
-    return [f, deps.filter((d) => known.has(d))]
-  }))
+  return new Map(
+    files.map(f => {
+      const text = readFileSync(join(ROOT, f), 'utf8')
+      const target = (m: RegExpMatchArray) => normalize(join(dirname(f), m[1] as string)).replace(/\.js$/, '.ts')
+      const deps = [...text.matchAll(SPECIFIER)].map(target)
+      return [f, deps.filter(d => known.has(d))]
+    })
+  )
 }
 
 /** A circle of imports, if there is one (depth-first search, three colours). */
@@ -50,13 +52,31 @@ export function findCircle (graph: Map<string, string[]>): string[] | null {
   return null
 }
 
-t.test('the circle finder finds a circle', async (t) => {
-  t.same(findCircle(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']]])), ['a', 'b', 'c', 'a'])
-  t.equal(findCircle(new Map([['a', ['b', 'c']], ['b', ['c']], ['c', []]])), null)
+t.test('the circle finder finds a circle', async t => {
+  t.same(
+    findCircle(
+      new Map([
+        ['a', ['b']],
+        ['b', ['c']],
+        ['c', ['a']]
+      ])
+    ),
+    ['a', 'b', 'c', 'a']
+  )
+  t.equal(
+    findCircle(
+      new Map([
+        ['a', ['b', 'c']],
+        ['b', ['c']],
+        ['c', []]
+      ])
+    ),
+    null
+  )
 })
 
-t.test('no import circle among the sources', async (t) => {
-  const files = FOLDERS.flatMap(sources).map((f) => relative('.', f))
+t.test('no import circle among the sources', async t => {
+  const files = FOLDERS.flatMap(sources).map(f => relative('.', f))
   t.ok(files.length > 100, `${files.length} sources`)
   const circle = findCircle(importGraph(files))
   t.equal(circle, null, circle === null ? 'none' : circle.join(' -> '))

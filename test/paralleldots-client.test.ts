@@ -21,7 +21,9 @@ function loadClient (base: string): Client {
   if (real.redirected !== true) {
     const redirect = (opts: unknown) => {
       const o = opts as { url?: string }
-      return typeof o?.url === 'string' ? { ...o, url: o.url.replace(/^https?:\/\/apis\.paralleldots\.com/, target) } : opts
+      return typeof o?.url === 'string'
+        ? { ...o, url: o.url.replace(/^https?:\/\/apis\.paralleldots\.com/, target) }
+        : opts
     }
     cached.exports = Object.assign((opts: unknown, cb: unknown) => real(redirect(opts), cb), real, {
       post: (opts: unknown, cb: unknown) => real.post(redirect(opts), cb),
@@ -36,7 +38,7 @@ function loadClient (base: string): Client {
 const sum = (o: Record<string, number>) => Object.values(o).reduce((a, b) => a + b, 0)
 const close = (x: number, y: number) => Math.abs(x - y) < 1e-4
 
-t.test('the official Node client gets correct bodies back', async (t) => {
+t.test('the official Node client gets correct bodies back', async t => {
   const app = await build(t)
   await app.listen({ host: '127.0.0.1', port: 0 })
   const { port } = app.server.address() as { port: number }
@@ -105,43 +107,66 @@ t.test('the official Node client gets correct bodies back', async (t) => {
 })
 
 const WAVE2 = ['abuse', 'target_sentiment', 'custom_classifier', 'word-vectors', 'phrase_extractor', 'nsfw']
-t.test('the official Node client: abuse, target sentiment, custom classifier, phrase extractor, nsfw', { skip: WAVE2.every(hasRealModel) ? false : 'a model of these operations is missing' }, async (t) => {
-  const ops = WAVE2
-  const app = await buildWithRealModels(t, ops)
-  await app.listen({ host: '127.0.0.1', port: 0 })
-  const { port } = app.server.address() as { port: number }
-  const pd = loadClient(`http://127.0.0.1:${port}`)
-  const parse = async (p: Promise<string>) => JSON.parse(await p) as Record<string, any>
+t.test(
+  'the official Node client: abuse, target sentiment, custom classifier, phrase extractor, nsfw',
+  { skip: WAVE2.every(hasRealModel) ? false : 'a model of these operations is missing' },
+  async t => {
+    const ops = WAVE2
+    const app = await buildWithRealModels(t, ops)
+    await app.listen({ host: '127.0.0.1', port: 0 })
+    const { port } = app.server.address() as { port: number }
+    const pd = loadClient(`http://127.0.0.1:${port}`)
+    const parse = async (p: Promise<string>) => JSON.parse(await p) as Record<string, any>
 
-  const a = await parse(pd.abuse!('I was not very impressed with the band\'s performance this year'))
-  t.match(a, { sentence_type: /^(Abusive|Non Abusive)$/, confidence_score: Number })
-  t.equal((await parse(pd.abuseBatch!(['you are an idiot', 'nice weather today']))).abuse.length, 2)
+    const a = await parse(pd.abuse!("I was not very impressed with the band's performance this year"))
+    t.match(a, { sentence_type: /^(Abusive|Non Abusive)$/, confidence_score: Number })
+    t.equal((await parse(pd.abuseBatch!(['you are an idiot', 'nice weather today']))).abuse.length, 2)
 
-  const ts = await parse(pd.target_sentiment!('The pizza was great but the staff were rude.', 'pizza'))
-  t.same(Object.keys(ts.sentiment), ['negative', 'neutral', 'positive'])
-  t.same(ts.offsets, [{ start: 4, end: 9 }])
+    const ts = await parse(pd.target_sentiment!('The pizza was great but the staff were rude.', 'pizza'))
+    t.same(Object.keys(ts.sentiment), ['negative', 'neutral', 'positive'])
+    t.same(ts.offsets, [{ start: 4, end: 9 }])
 
-  // the client's own example: twelve labels, one of them twice
-  const category = ['finance', 'markets', 'economy', 'shares', 'world politics', 'diplomacy', 'UN', 'war', 'india', 'congress', 'india', 'bjp']
-  const cc = await parse(pd.customClassifier!('The central bank raised interest rates and shares fell on the stock market.', category))
-  t.equal(cc.taxonomy.length, 11)
-  t.same(Object.keys(cc.taxonomy[0]), ['category', 'confidence_score'])
-  t.ok(['finance', 'markets', 'economy', 'shares'].includes(cc.taxonomy[0].category), cc.taxonomy[0].category)
+    // the client's own example: twelve labels, one of them twice
+    const category = [
+      'finance',
+      'markets',
+      'economy',
+      'shares',
+      'world politics',
+      'diplomacy',
+      'UN',
+      'war',
+      'india',
+      'congress',
+      'india',
+      'bjp'
+    ]
+    const cc = await parse(
+      pd.customClassifier!('The central bank raised interest rates and shares fell on the stock market.', category)
+    )
+    t.equal(cc.taxonomy.length, 11)
+    t.same(Object.keys(cc.taxonomy[0]), ['category', 'confidence_score'])
+    t.ok(['finance', 'markets', 'economy', 'shares'].includes(cc.taxonomy[0].category), cc.taxonomy[0].category)
 
-  const pe = await parse(pd.phraseExtractor!('For the Yankees, it took a stunning comeback after being down 2-0 to the Indians in the American League Division Series.'))
-  t.ok(pe.keywords.some((k: { keyword: string }) => k.keyword === 'stunning comeback'))
-  t.ok(pe.keywords.every((k: { relevance_score: number }) => Number.isInteger(k.relevance_score)))
-  t.equal((await parse(pd.phraseExtractorBatch!(['the red car', 'a blue boat']))).keywords.length, 2)
+    const pe = await parse(
+      pd.phraseExtractor!(
+        'For the Yankees, it took a stunning comeback after being down 2-0 to the Indians in the American League Division Series.'
+      )
+    )
+    t.ok(pe.keywords.some((k: { keyword: string }) => k.keyword === 'stunning comeback'))
+    t.ok(pe.keywords.every((k: { relevance_score: number }) => Number.isInteger(k.relevance_score)))
+    t.equal((await parse(pd.phraseExtractorBatch!(['the red car', 'a blue boat']))).keywords.length, 2)
 
-  const require = createRequire(import.meta.url)
-  const jpg = join(require.resolve('paralleldots'), '..', 'image-file.jpg')
-  const nsfw = await parse(pd.nsfw!(jpg, 'local'))
-  t.match(nsfw, { output: /safe to open at work$/, prob: Number })
-})
+    const require = createRequire(import.meta.url)
+    const jpg = join(require.resolve('paralleldots'), '..', 'image-file.jpg')
+    const nsfw = await parse(pd.nsfw!(jpg, 'local'))
+    t.match(nsfw, { output: /safe to open at work$/, prob: Number })
+  }
+)
 
 const multilingual = { skip: hasRealModel('sentiment-multilingual') ? false : 'sentiment-multilingual missing' }
 const absent = 'the official Node client: multilingualSentiment answers as sentiment; textParser, popularity 501'
-t.test(absent, multilingual, async (t) => {
+t.test(absent, multilingual, async t => {
   const app = await buildWithRealModels(t, ['sentiment', 'sentiment-multilingual'])
   await app.listen({ host: '127.0.0.1', port: 0 })
   const { port } = app.server.address() as { port: number }

@@ -24,17 +24,25 @@ async function start (t: Tap, dataDir: string, env: Record<string, string> = {})
       ...env
     }
   })
-  t.teardown(() => { if (proc.exitCode === null) proc.kill('SIGKILL') })
+  t.teardown(() => {
+    if (proc.exitCode === null) proc.kill('SIGKILL')
+  })
   const out = { stderr: '' }
-  proc.stderr.on('data', (d) => { out.stderr += String(d) })
+  proc.stderr.on('data', d => {
+    out.stderr += String(d)
+  })
   const deadline = Date.now() + 30_000
   let live = false
   while (Date.now() < deadline && !live) {
-    try { live = (await fetch(`http://127.0.0.1:${port}/health/live`)).ok } catch { await new Promise((resolve) => setTimeout(resolve, 200)) }
+    try {
+      live = (await fetch(`http://127.0.0.1:${port}/health/live`)).ok
+    } catch {
+      await new Promise(resolve => setTimeout(resolve, 200))
+    }
   }
   t.ok(live, 'listening')
   const stop = async () => {
-    const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)))
+    const exited = new Promise<number | null>(resolve => proc.once('exit', code => resolve(code)))
     proc.kill('SIGTERM')
     return await exited
   }
@@ -45,7 +53,7 @@ const usageOf = (port: number, key: string | undefined) =>
   fetch(`http://127.0.0.1:${port}/usage`, { method: 'POST', body: new URLSearchParams({ api_key: key ?? '' }) })
 const printedKey = (stderr: string) => /the development key \(kept in .*dev-key\):\n(\S+)/.exec(stderr)?.[1]
 
-t.test('starts on its defaults, prints a development key that works, exits on SIGTERM', async (t) => {
+t.test('starts on its defaults, prints a development key that works, exits on SIGTERM', async t => {
   const dataDir = tempDir(t)
   const { port, out, stop } = await start(t, dataDir)
   const key = printedKey(out.stderr)
@@ -53,10 +61,16 @@ t.test('starts on its defaults, prints a development key that works, exits on SI
   t.equal(out.stderr.split(key ?? '-').length - 1, 1, 'printed once')
   t.equal(readFileSync(join(dataDir, 'dev-key'), 'utf8').trim(), key, 'kept in DATA_DIR/dev-key')
   t.equal(statSync(join(dataDir, 'dev-key')).mode & 0o077, 0, 'readable by its owner only')
-  const usage = await fetch(`http://127.0.0.1:${port}/usage`, { method: 'POST', body: new URLSearchParams({ api_key: key ?? '' }) })
+  const usage = await fetch(`http://127.0.0.1:${port}/usage`, {
+    method: 'POST',
+    body: new URLSearchParams({ api_key: key ?? '' })
+  })
   t.equal(usage.status, 200)
   t.match(await usage.json(), { key: { name: 'development' } })
-  const noModel = await fetch(`http://127.0.0.1:${port}/v4/sentiment`, { method: 'POST', body: new URLSearchParams({ api_key: key ?? '', text: 'hello there' }) })
+  const noModel = await fetch(`http://127.0.0.1:${port}/v4/sentiment`, {
+    method: 'POST',
+    body: new URLSearchParams({ api_key: key ?? '', text: 'hello there' })
+  })
   t.equal(noModel.status, 503, 'no model in this store: 503, not a made-up score')
   t.equal(await stop(), 0, 'clean exit on SIGTERM')
 
@@ -81,11 +95,16 @@ t.test('starts on its defaults, prints a development key that works, exits on SI
   t.equal(await third.stop(), 0)
 })
 
-t.test('a bad configuration value stops start-up with a readable message', async (t) => {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], { cwd: root, env: { PATH: process.env.PATH ?? '', PORT: 'eighty' } })
+t.test('a bad configuration value stops start-up with a readable message', async t => {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', PORT: 'eighty' }
+  })
   let stderr = ''
-  proc.stderr.on('data', (d) => { stderr += String(d) })
-  const code = await new Promise<number | null>((resolve) => proc.once('exit', (c) => resolve(c)))
+  proc.stderr.on('data', d => {
+    stderr += String(d)
+  })
+  const code = await new Promise<number | null>(resolve => proc.once('exit', c => resolve(c)))
   t.equal(code, 2)
   t.match(stderr, /PORT must be a non-negative integer/)
 })

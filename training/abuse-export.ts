@@ -16,11 +16,22 @@ import type { CnnConfig } from '../lib/text/cnn-classifier.js'
 import { inputDim, sentenceInput } from '../lib/text/sentence-input.js'
 import { isHeldOut, type Labelled } from './data.js'
 
-export interface ExportSet { name: string, rows: Array<Labelled & { weight?: number }> }
+export interface ExportSet {
+  name: string
+  rows: Array<Labelled & { weight?: number }>
+}
 
 /** `positive`: the label written as 1 (every other label is 0), or the labels of a model of several, written as
  * their index (-1 for a label not among them: no label fits); `mean`: also write each text's word-vector input */
-export async function exportRows (dir: string, sets: ExportSet[], bag: FeatureConfig, seq: SequenceConfig, vectors: WordVectors, positive: string | string[] = 'Abusive', mean?: FeatureConfig): Promise<void> {
+export async function exportRows (
+  dir: string,
+  sets: ExportSet[],
+  bag: FeatureConfig,
+  seq: SequenceConfig,
+  vectors: WordVectors,
+  positive: string | string[] = 'Abusive',
+  mean?: FeatureConfig
+): Promise<void> {
   await mkdir(dir, { recursive: true })
   const total = sets.reduce((n, s) => n + s.rows.length, 0)
   const rows = new Int32Array(total * 5)
@@ -28,7 +39,8 @@ export async function exportRows (dir: string, sets: ExportSet[], bag: FeatureCo
   const seqIds: number[] = []
   const b = new Int32Array(Math.max(1, bag.maxFeatures))
   const q = new Int32Array(Math.max(1, seq.maxTokens))
-  const labelOf = (label: string) => typeof positive === 'string' ? (label === positive ? 1 : 0) : positive.indexOf(label)
+  const labelOf = (label: string) =>
+    typeof positive === 'string' ? (label === positive ? 1 : 0) : positive.indexOf(label)
   const vecDim = mean === undefined ? 0 : inputDim(mean, vectors)
   const vec = new Float32Array(total * vecDim)
   let i = 0
@@ -44,18 +56,39 @@ export async function exportRows (dir: string, sets: ExportSet[], bag: FeatureCo
     }
   })
   await writeFile(join(dir, 'rows.bin'), rows)
-  if (sets.some((set) => set.rows.some((r) => r.weight !== undefined))) await writeFile(join(dir, 'weight.bin'), Float32Array.from(sets.flatMap((set) => set.rows.map((r) => r.weight ?? 1))))
+  if (sets.some(set => set.rows.some(r => r.weight !== undefined))) { await writeFile(join(dir, 'weight.bin'), Float32Array.from(sets.flatMap(set => set.rows.map(r => r.weight ?? 1)))) }
   if (mean !== undefined) await writeFile(join(dir, 'vec.bin'), vec)
   await writeFile(join(dir, 'bag.bin'), Int32Array.from(bagIds))
   await writeFile(join(dir, 'seq.bin'), Int32Array.from(seqIds))
-  await writeFile(join(dir, 'meta.json'), JSON.stringify({ sets: sets.map((s) => ({ name: s.name, rows: s.rows.length })), bag, seq, vocab: vectors.size, vdim: vectors.dim, ...(mean !== undefined ? { vecDim } : {}) }, null, 2) + '\n')
+  await writeFile(
+    join(dir, 'meta.json'),
+    JSON.stringify(
+      {
+        sets: sets.map(s => ({ name: s.name, rows: s.rows.length })),
+        bag,
+        seq,
+        vocab: vectors.size,
+        vdim: vectors.dim,
+        ...(mean !== undefined ? { vecDim } : {})
+      },
+      null,
+      2
+    ) + '\n'
+  )
 }
 
 /**
  * The trainer's weights (weights.json's tensors, weights.bin) with some tensors replaced: `rewrite` gets each
  * tensor and its bytes and returns its replacement, or undefined to keep it as trained.
  */
-export function rewriteTensors (bytes: Buffer, trained: CnnConfig['tensors'], rewrite: (t: CnnConfig['tensors'][number], raw: Buffer) => { raw: Buffer, tensor: CnnConfig['tensors'][number] } | undefined): { bin: Buffer, tensors: CnnConfig['tensors'] } {
+export function rewriteTensors (
+  bytes: Buffer,
+  trained: CnnConfig['tensors'],
+  rewrite: (
+    t: CnnConfig['tensors'][number],
+    raw: Buffer
+  ) => { raw: Buffer; tensor: CnnConfig['tensors'][number] } | undefined
+): { bin: Buffer; tensors: CnnConfig['tensors'] } {
   const parts: Buffer[] = []
   const tensors: CnnConfig['tensors'] = []
   let at = 0
@@ -64,7 +97,8 @@ export function rewriteTensors (bytes: Buffer, trained: CnnConfig['tensors'], re
     const raw = bytes.subarray(at, at + size)
     at += size
     const out = rewrite(t, raw) ?? { raw, tensor: t }
-    parts.push(out.raw); tensors.push(out.tensor)
+    parts.push(out.raw)
+    tensors.push(out.tensor)
   }
   return { bin: Buffer.concat(parts), tensors }
 }
@@ -75,7 +109,12 @@ export function rewriteTensors (bytes: Buffer, trained: CnnConfig['tensors'], re
  * gives the second label sigmoid(z / temperature + bias[1] - bias[0]) (a threshold: bias[1] minus its
  * logit). The other tensors are kept as trained.
  */
-export function twoLabelOutput (bytes: Buffer, trained: CnnConfig['tensors'], temperature: number, bias: [number, number]): { bin: Buffer, tensors: CnnConfig['tensors'] } {
+export function twoLabelOutput (
+  bytes: Buffer,
+  trained: CnnConfig['tensors'],
+  temperature: number,
+  bias: [number, number]
+): { bin: Buffer; tensors: CnnConfig['tensors'] } {
   return rewriteTensors(bytes, trained, (t, raw) => {
     if (t.name === 'out.kernel') {
       // the served head is the first row; the first label's row is zeros
@@ -84,16 +123,29 @@ export function twoLabelOutput (bytes: Buffer, trained: CnnConfig['tensors'], te
       for (let d = 0; d < width; d++) k[width + d] = raw.readFloatLE(4 * d) / temperature
       return { raw: Buffer.from(k.buffer), tensor: { ...t, shape: [2, width] } }
     }
-    if (t.name === 'out.bias') return { raw: Buffer.from(new Float32Array([bias[0], raw.readFloatLE(0) / temperature + bias[1]]).buffer), tensor: { ...t, shape: [2] } }
+    if (t.name === 'out.bias') {
+      return {
+        raw: Buffer.from(new Float32Array([bias[0], raw.readFloatLE(0) / temperature + bias[1]]).buffer),
+        tensor: { ...t, shape: [2] }
+      }
+    }
     return undefined
   })
 }
 
 /** The trainer's weights with the output layer's logits divided by `temperature` and shifted by a bias per label. */
-export function withTemperatureOutput (bytes: Buffer, trained: CnnConfig['tensors'], temperature: number, bias: number[]): Buffer {
+export function withTemperatureOutput (
+  bytes: Buffer,
+  trained: CnnConfig['tensors'],
+  temperature: number,
+  bias: number[]
+): Buffer {
   return rewriteTensors(bytes, trained, (t, raw) => {
     if (t.name !== 'out.kernel' && t.name !== 'out.bias') return undefined
-    const f = Float32Array.from({ length: raw.length / 4 }, (_, i) => raw.readFloatLE(4 * i) / temperature + (t.name === 'out.bias' ? (bias[i] as number) : 0))
+    const f = Float32Array.from(
+      { length: raw.length / 4 },
+      (_, i) => raw.readFloatLE(4 * i) / temperature + (t.name === 'out.bias' ? (bias[i] as number) : 0)
+    )
     return { raw: Buffer.from(f.buffer), tensor: t }
   }).bin
 }

@@ -6,7 +6,7 @@ import type { TextValidation } from './text-model.js'
 
 const ABUSIVE = new Set(['offensive', 'hate'])
 const binary = (rows: Labelled[]): Labelled[] =>
-  rows.map((r) => ({ text: r.text, label: ABUSIVE.has(r.label) ? 'Abusive' : 'Non Abusive' }))
+  rows.map(r => ({ text: r.text, label: ABUSIVE.has(r.label) ? 'Abusive' : 'Non Abusive' }))
 
 export const olidVal = binary(tweeteval('abuse/tweeteval-offensive', 'val'))
 export const hateVal = binary(tweeteval('abuse/tweeteval-hate', 'val'))
@@ -14,19 +14,23 @@ export const olid = binary(tweeteval('abuse/tweeteval-offensive', 'train'))
 export const hate = binary(tweeteval('abuse/tweeteval-hate', 'train'))
 // ordinary texts nobody would call abusive (assistant queries, SMS, news headlines): without them the
 // model learns that anything unlike a tweet about politics is suspect
-const nonAbusive = (texts: string[]) => texts.map((text) => ({ text, label: 'Non Abusive' }))
+const nonAbusive = (texts: string[]) => texts.map(text => ({ text, label: 'Non Abusive' }))
 const every = <T>(xs: T[], n: number) => xs.filter((_, i) => i % n === 0)
 const plainHeadlines = (file: 'headline_train.txt' | 'headline_val.txt') =>
-  headlines(file).filter((r) => r.label === 'Non-Sarcastic')
-export const ordinary = nonAbusive([
-  ...every(clinc('train'), 10),
-  ...every(smsSpam().filter((r) => r.label === 'ham'), 3),
-  ...every(plainHeadlines('headline_train.txt'), 8)
-].map((r) => r.text))
-export const ordinaryVal = nonAbusive([
-  ...every(clinc('val'), 2),
-  ...every(plainHeadlines('headline_val.txt'), 2)
-].map((r) => r.text))
+  headlines(file).filter(r => r.label === 'Non-Sarcastic')
+export const ordinary = nonAbusive(
+  [
+    ...every(clinc('train'), 10),
+    ...every(
+      smsSpam().filter(r => r.label === 'ham'),
+      3
+    ),
+    ...every(plainHeadlines('headline_train.txt'), 8)
+  ].map(r => r.text)
+)
+export const ordinaryVal = nonAbusive(
+  [...every(clinc('val'), 2), ...every(plainHeadlines('headline_val.txt'), 2)].map(r => r.text)
+)
 
 const LICENCE = 'research use (TweetEval: no licence given; Twitter/X terms)'
 const OLID_BASELINE = 'target 0.75; published (test): RoBERTa 0.805, fastText 0.734, SVM 0.523'
@@ -36,7 +40,8 @@ const TRAIN_SPLIT = 'train (val for validation)'
 export const ABUSE = {
   op: 'abuse',
   labels: ['Non Abusive', 'Abusive'],
-  description: 'Abuse: whether a text is abusive (offensive language, insults, hate speech) or not. ' +
+  description:
+    'Abuse: whether a text is abusive (offensive language, insults, hate speech) or not. ' +
     'A hashed n-gram bag and a convolution over the words (shared word vectors), trained on OLID ' +
     '(OffensEval 2019) tweets via TweetEval and ordinary non-abusive texts, with HatEval (SemEval-2019 ' +
     'task 5, English) tweets training the shared encoder through a head of their own.',
@@ -45,19 +50,19 @@ export const ABUSE = {
       name: 'tweeteval-offensive (OLID)',
       split: 'validation',
       rows: olidVal,
-      metric: { name: 'macro F1', score: (m) => macroF1(m, [0, 1]), baseline: OLID_BASELINE }
+      metric: { name: 'macro F1', score: m => macroF1(m, [0, 1]), baseline: OLID_BASELINE }
     },
     {
       name: 'tweeteval-hate (HatEval)',
       split: 'validation',
       rows: hateVal,
-      metric: { name: 'macro F1', score: (m) => macroF1(m, [0, 1]), baseline: HATE_BASELINE }
+      metric: { name: 'macro F1', score: m => macroF1(m, [0, 1]), baseline: HATE_BASELINE }
     },
     {
       name: 'ordinary texts (CLINC150 val queries, news-headlines-sarcasm val HuffPost headlines; every 2nd)',
       split: 'validation',
       rows: ordinaryVal,
-      metric: { name: 'share called Abusive (false alarms; lower is better)', score: (m) => 1 - recall(m, 0) }
+      metric: { name: 'share called Abusive (false alarms; lower is better)', score: m => 1 - recall(m, 0) }
     }
   ] satisfies TextValidation[],
   sources: [
@@ -69,7 +74,8 @@ export const ABUSE = {
       rows: olid.length
     },
     {
-      name: 'TweetEval hate (HatEval English, Basile et al. 2019): the hateful head only ' +
+      name:
+        'TweetEval hate (HatEval English, Basile et al. 2019): the hateful head only ' +
         '(trains the shared encoder, not the served head)',
       path: 'abuse/tweeteval-hate',
       licence: LICENCE,
@@ -77,10 +83,12 @@ export const ABUSE = {
       rows: hate.length
     },
     {
-      name: 'ordinary texts as Non Abusive for every head: CLINC150 train (every 10th), SMS Spam Collection ' +
+      name:
+        'ordinary texts as Non Abusive for every head: CLINC150 train (every 10th), SMS Spam Collection ' +
         'ham (every 3rd), news-headlines-sarcasm train HuffPost headlines (every 8th)',
       path: 'intent/clinc150, intent/sms-spam-collection, sarcasm/news-headlines-sarcasm',
-      licence: 'CC BY 3.0 (CLINC150); CC BY 4.0 (SMS, UCI page; not verified); headlines not stated ' +
+      licence:
+        'CC BY 3.0 (CLINC150); CC BY 4.0 (SMS, UCI page; not verified); headlines not stated ' +
         '(cite Misra & Arora 2023), research use',
       rows: ordinary.length
     }

@@ -16,7 +16,8 @@ import { recalibrateLanguage, toLogits, type LanguageCalibration } from '../lib/
 import { ece, eceFloor, fitCalibration, fitsTemperature } from './metrics.js'
 import { umsab, UMSAB_LANGS, XED_POLARITY, xedRows, type LangRow } from './multilingual-data.js'
 
-const METHOD = 'temperature per language: the scores of a text in language l become softmax(log p / T[l]), on top of the temperature in the weights'
+const METHOD =
+  'temperature per language: the scores of a text in language l become softmax(log p / T[l]), on top of the temperature in the weights'
 
 /**
  * each multilingual model's validation rows by language, as training/multilingual.ts scores them.
@@ -26,7 +27,10 @@ const METHOD = 'temperature per language: the scores of a text in language l bec
  * figures are already about what a calibrated model shows on so few rows
  */
 export const LANGUAGE_CALIBRATED: Record<string, () => Record<string, LangRow[]>> = {
-  'sentiment-multilingual': () => ({ ...Object.fromEntries(Object.keys(UMSAB_LANGS).map((l) => [l, umsab(l, 'val')])), nl: xedRows('nl', XED_POLARITY, 'val') })
+  'sentiment-multilingual': () => ({
+    ...Object.fromEntries(Object.keys(UMSAB_LANGS).map(l => [l, umsab(l, 'val')])),
+    nl: xedRows('nl', XED_POLARITY, 'val')
+  })
 }
 
 const r4 = (x: number) => Number(x.toFixed(4))
@@ -36,9 +40,13 @@ const r4 = (x: number) => Number(x.toFixed(4))
 // better), chosen after seeing those figures
 const KEEP_WITHIN = 1.5
 
-export async function calibrateLanguages (op: string, dir: string, log: (s: string) => void = (s) => process.stderr.write(s + '\n')): Promise<LanguageCalibration> {
+export async function calibrateLanguages (
+  op: string,
+  dir: string,
+  log: (s: string) => void = s => process.stderr.write(s + '\n')
+): Promise<LanguageCalibration> {
   const validation = LANGUAGE_CALIBRATED[op]
-  if (validation === undefined) throw new Error(`no multilingual model ${op} (${Object.keys(LANGUAGE_CALIBRATED).join(', ')})`)
+  if (validation === undefined) { throw new Error(`no multilingual model ${op} (${Object.keys(LANGUAGE_CALIBRATED).join(', ')})`) }
   const path = join(dir, 'manifest.json')
   const manifest = JSON.parse(await readFile(path, 'utf8')) as ModelManifest & { calibration?: Record<string, unknown> }
   const { byLanguage: _old, ...rest } = manifest.calibration ?? {}
@@ -46,23 +54,29 @@ export async function calibrateLanguages (op: string, dir: string, log: (s: stri
   // the scores as served before this calibration (the weights, and any other calibration the manifest has): what the temperatures are fitted on
   const served = { ...manifest, calibration: rest } as ModelManifest
   const load = loaderOfClassifier(manifest.kind)
-  const model = await load(dir, served, tf, { imageMaxPixels: 0 }) as LoadedModel<string, number[]>
+  const model = (await load(dir, served, tf, { imageMaxPixels: 0 })) as LoadedModel<string, number[]>
   const multi = false
   const index = new Map(manifest.labels.map((l, i) => [l, i]))
   const temperature: Record<string, number> = {}
-  const halves: Array<{ lang: string, before: number[][], gold: number[] }> = []
+  const halves: Array<{ lang: string; before: number[][]; gold: number[] }> = []
   let fitted = 0
   for (const [lang, rows] of Object.entries(validation())) {
-    const probs = await model.predict(rows.map((r) => r.text))
-    const gold = rows.map((r) => index.get(r.label) ?? -1)
-    const fit = rows.map((_, i) => i).filter((i) => fitsTemperature(rows[i]!.text) && gold[i]! >= 0)
-    const f = fitCalibration(fit.map((i) => toLogits(probs[i]!, multi)), fit.map((i) => gold[i]!), multi, undefined, false)
+    const probs = await model.predict(rows.map(r => r.text))
+    const gold = rows.map(r => index.get(r.label) ?? -1)
+    const fit = rows.map((_, i) => i).filter(i => fitsTemperature(rows[i]!.text) && gold[i]! >= 0)
+    const f = fitCalibration(
+      fit.map(i => toLogits(probs[i]!, multi)),
+      fit.map(i => gold[i]!),
+      multi,
+      undefined,
+      false
+    )
     const kept = Math.abs(Math.log(f.temperature)) >= Math.log(KEEP_WITHIN)
     if (kept) temperature[lang] = r4(f.temperature)
     else log(`  ${lang}: fitted T ${r4(f.temperature)}, within ${KEEP_WITHIN}x of the shared temperature: not kept`)
     fitted += fit.length
-    const held = rows.map((_, i) => i).filter((i) => !fitsTemperature(rows[i]!.text) && gold[i]! >= 0)
-    halves.push({ lang, before: held.map((i) => probs[i]!), gold: held.map((i) => gold[i]!) })
+    const held = rows.map((_, i) => i).filter(i => !fitsTemperature(rows[i]!.text) && gold[i]! >= 0)
+    halves.push({ lang, before: held.map(i => probs[i]!), gold: held.map(i => gold[i]!) })
   }
   model.dispose()
   const params: LanguageCalibration = {
@@ -71,16 +85,18 @@ export async function calibrateLanguages (op: string, dir: string, log: (s: stri
     multiLabel: multi,
     fitted: [
       `npm run train -- calibrate ${op}: ${fitted} rows,`,
-      'the half of each language\'s validation rows picked by training/metrics.ts fitsTemperature;',
+      "the half of each language's validation rows picked by training/metrics.ts fitsTemperature;",
       'for each language alone, Adam on the negative log-likelihood, no bias per label;',
       `kept where at least ${KEEP_WITHIN}x from 1`
     ].join(' ')
   }
   for (const h of halves) {
     const after = recalibrateLanguage(h.before, h.lang, params)
-    const floor = eceFloor(after.map((p) => Math.max(...p)))
+    const floor = eceFloor(after.map(p => Math.max(...p)))
     if (temperature[h.lang] === undefined) continue
-    log(`  ${h.lang}: T ${temperature[h.lang]}; ECE ${ece(h.before, h.gold).toFixed(4)} -> ${ece(after, h.gold).toFixed(4)} (${h.gold.length} rows; a calibrated model's on as many: ${floor.toFixed(4)})`)
+    log(
+      `  ${h.lang}: T ${temperature[h.lang]}; ECE ${ece(h.before, h.gold).toFixed(4)} -> ${ece(after, h.gold).toFixed(4)} (${h.gold.length} rows; a calibrated model's on as many: ${floor.toFixed(4)})`
+    )
   }
   if (process.env.CALIBRATE_DRY === '1') return params
   manifest.calibration = { ...rest, byLanguage: params }

@@ -4,8 +4,18 @@
 import { intent } from './ops-intent.js'
 import { standardPlan, trainTextCnn } from './text-cnn.js'
 
-const PROBES = ['Stocks fell sharply after the report.', 'how do I reset my password?', 'WIN a FREE iPhone now, click here!!!', '50% off all shoes this weekend only', 'The delivery was late and the box was damaged.', 'x', '', 'word '.repeat(3000)]
-const NOTES = 'Version 2 adds ordinary e-mail: the Enron ham of enron1-5 (hash 4/5), a domain of its own, ' +
+const PROBES = [
+  'Stocks fell sharply after the report.',
+  'how do I reset my password?',
+  'WIN a FREE iPhone now, click here!!!',
+  '50% off all shoes this weekend only',
+  'The delivery was late and the box was damaged.',
+  'x',
+  '',
+  'word '.repeat(3000)
+]
+const NOTES =
+  'Version 2 adds ordinary e-mail: the Enron ham of enron1-5 (hash 4/5), a domain of its own, ' +
   'as a query when it holds a question mark and as news otherwise (weak labels). ' +
   'Version 1 (the same recipe without the ham; served, after the calibration by input) called 86.4% of ' +
   'the ham validation e-mails spam or marketing; macro F1 0.905, marketing F1 0.758, reviews 0.980, ' +

@@ -5,9 +5,21 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { lines } from './data.js'
 
-export interface LangRow { text: string, label: string, lang: string }
+export interface LangRow {
+  text: string
+  label: string
+  lang: string
+}
 
-export const UMSAB_LANGS: Record<string, string> = { ar: 'arabic', de: 'german', es: 'spanish', fr: 'french', hi: 'hindi', it: 'italian', pt: 'portuguese' }
+export const UMSAB_LANGS: Record<string, string> = {
+  ar: 'arabic',
+  de: 'german',
+  es: 'spanish',
+  fr: 'french',
+  hi: 'hindi',
+  it: 'italian',
+  pt: 'portuguese'
+}
 const UMSAB_LABELS = ['negative', 'neutral', 'positive']
 
 /** UMSAB train or val rows of one language (labels 0 1 2 = negative neutral positive) */
@@ -23,25 +35,50 @@ export const XED_DIR = join(import.meta.dirname, 'data', 'xed')
 /** XED's Plutchik labels, 1-8 in alphabetical order */
 const PLUTCHIK = ['', 'anger', 'anticipation', 'disgust', 'fear', 'joy', 'sadness', 'surprise', 'trust']
 /** Plutchik -> the contract's emotions (Bored has no source in XED) */
-export const XED_EMOTION: Record<string, string> = { anger: 'Angry', disgust: 'Angry', fear: 'Fear', joy: 'Happy', trust: 'Happy', sadness: 'Sad', anticipation: 'Excited', surprise: 'Excited' }
+export const XED_EMOTION: Record<string, string> = {
+  anger: 'Angry',
+  disgust: 'Angry',
+  fear: 'Fear',
+  joy: 'Happy',
+  trust: 'Happy',
+  sadness: 'Sad',
+  anticipation: 'Excited',
+  surprise: 'Excited'
+}
 /** Plutchik -> polarity, for the Dutch sentiment rows (anticipation and surprise have none) */
-export const XED_POLARITY: Record<string, string> = { anger: 'negative', disgust: 'negative', fear: 'negative', sadness: 'negative', joy: 'positive', trust: 'positive' }
+export const XED_POLARITY: Record<string, string> = {
+  anger: 'negative',
+  disgust: 'negative',
+  fear: 'negative',
+  sadness: 'negative',
+  joy: 'positive',
+  trust: 'positive'
+}
 
 /** XED projected lines of a language: the text and its Plutchik labels */
-export function xed (lang: string): Array<{ text: string, emotions: string[] }> {
+export function xed (lang: string): Array<{ text: string; emotions: string[] }> {
   const file = join(XED_DIR, `${lang}-projections.tsv`)
   if (!existsSync(file)) throw new Error(`missing ${file}: fetch Helsinki-NLP/XED (training/DATA.md)`)
-  return readFileSync(file, 'utf8').split('\n').filter((l) => l.includes('\t')).map((l) => {
-    const [text, labels] = l.split('\t') as [string, string]
-    return { text: text.trim(), emotions: labels.split(',').map((x) => PLUTCHIK[Number(x.trim())]).filter((x): x is string => x !== undefined && x !== '') }
-  })
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(l => l.includes('\t'))
+    .map(l => {
+      const [text, labels] = l.split('\t') as [string, string]
+      return {
+        text: text.trim(),
+        emotions: labels
+          .split(',')
+          .map(x => PLUTCHIK[Number(x.trim())])
+          .filter((x): x is string => x !== undefined && x !== '')
+      }
+    })
 }
 
 /** A fixed 85/15 split by a hash of a text (FNV-1a): the same text always lands on the same side. */
 export function isValidation (text: string): boolean {
   let h = 2166136261
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619)
-  return ((h >>> 0) % 100) < 15
+  return (h >>> 0) % 100 < 15
 }
 
 /** The languages whose XED lines the split is drawn over (the emotion model's; the sentiment model's Dutch rows use the same split). */
@@ -72,24 +109,31 @@ function englishSources (lang: string): Map<string, string[]> {
  * English source with a validation line of any of XED_SPLIT_LANGS is left out; a line missing from
  * the pairs files goes by its own text. Computed once.
  */
-let splitCache: { val: Map<string, Set<string>>, dropped: Map<string, Set<string>> } | undefined
+let splitCache: { val: Map<string, Set<string>>; dropped: Map<string, Set<string>> } | undefined
 function xedSplit (): NonNullable<typeof splitCache> {
   if (splitCache !== undefined) return splitCache
-  const langs = XED_SPLIT_LANGS.map((lang) => ({ lang, lines: xed(lang).map((r) => r.text), sources: englishSources(lang) }))
+  const langs = XED_SPLIT_LANGS.map(lang => ({
+    lang,
+    lines: xed(lang).map(r => r.text),
+    sources: englishSources(lang)
+  }))
   const val = new Map<string, Set<string>>()
   const held = new Set<string>()
   for (const { lang, lines, sources } of langs) {
     const v = new Set<string>()
     for (const text of lines) {
       const src = sources.get(text)
-      if (src === undefined ? isValidation(text) : src.some(isValidation)) { v.add(text); for (const s of src ?? []) held.add(s) }
+      if (src === undefined ? isValidation(text) : src.some(isValidation)) {
+        v.add(text)
+        for (const s of src ?? []) held.add(s)
+      }
     }
     val.set(lang, v)
   }
   const dropped = new Map<string, Set<string>>()
   for (const { lang, lines, sources } of langs) {
     const v = val.get(lang) as Set<string>
-    dropped.set(lang, new Set(lines.filter((t) => !v.has(t) && (sources.get(t) ?? []).some((s) => held.has(s)))))
+    dropped.set(lang, new Set(lines.filter(t => !v.has(t) && (sources.get(t) ?? []).some(s => held.has(s)))))
   }
   splitCache = { val, dropped }
   return splitCache
@@ -99,9 +143,10 @@ function xedSplit (): NonNullable<typeof splitCache> {
  * leaves out the lines that share an English source with a validation line, as xedRows does. */
 export function xedTexts (lang: string, split: 'train' | 'val'): string[] {
   const { val, dropped } = xedSplit()
-  const v = val.get(lang); const d = dropped.get(lang)
-  if (v === undefined || d === undefined) throw new Error(`XED ${lang} is not one of the split's languages (${XED_SPLIT_LANGS.join(', ')})`)
-  return [...new Set(xed(lang).map((r) => r.text))].filter((t) => v.has(t) === (split === 'val') && !d.has(t))
+  const v = val.get(lang)
+  const d = dropped.get(lang)
+  if (v === undefined || d === undefined) { throw new Error(`XED ${lang} is not one of the split's languages (${XED_SPLIT_LANGS.join(', ')})`) }
+  return [...new Set(xed(lang).map(r => r.text))].filter(t => v.has(t) === (split === 'val') && !d.has(t))
 }
 
 /** The English source lines of every XED validation line (pairs files): English text that must not
@@ -120,12 +165,13 @@ export function xedHeldEnglish (): Set<string> {
  * take lines with several values (one row per value), validation rows only single-valued lines. */
 export function xedRows (lang: string, map: Record<string, string>, split: 'train' | 'val'): LangRow[] {
   const { val, dropped } = xedSplit()
-  const v = val.get(lang); const d = dropped.get(lang)
-  if (v === undefined || d === undefined) throw new Error(`XED ${lang} is not one of the split's languages (${XED_SPLIT_LANGS.join(', ')})`)
+  const v = val.get(lang)
+  const d = dropped.get(lang)
+  if (v === undefined || d === undefined) { throw new Error(`XED ${lang} is not one of the split's languages (${XED_SPLIT_LANGS.join(', ')})`) }
   const out: LangRow[] = []
   for (const { text, emotions } of xed(lang)) {
     if (v.has(text) !== (split === 'val') || d.has(text)) continue
-    const labels = [...new Set(emotions.map((e) => map[e]).filter((x): x is string => x !== undefined))]
+    const labels = [...new Set(emotions.map(e => map[e]).filter((x): x is string => x !== undefined))]
     if (labels.length === 0 || (split === 'val' && labels.length > 1)) continue
     for (const label of labels) out.push({ text, label, lang })
   }
@@ -135,20 +181,32 @@ export function xedRows (lang: string, map: Record<string, string>, split: 'trai
 export const SENTIMIX_DIR = join(import.meta.dirname, 'data', 'sentimix')
 /** SemEval-2020 task 9 (SentiMix) Hindi-English tweets, one token per line (training/DATA.md), rejoined into text. */
 export function sentimix (split: 'train' | 'dev'): LangRow[] {
-  const file = join(SENTIMIX_DIR, split === 'train' ? 'Hinglish_train_14k_split_conll.txt' : 'Hinglish_dev_3k_split_conll.txt')
+  const file = join(
+    SENTIMIX_DIR,
+    split === 'train' ? 'Hinglish_train_14k_split_conll.txt' : 'Hinglish_dev_3k_split_conll.txt'
+  )
   if (!existsSync(file)) throw new Error(`missing ${file}: fetch the SentiMix files (training/DATA.md)`)
   const out: LangRow[] = []
-  let label = ''; let tokens: string[] = []
+  let label = ''
+  let tokens: string[] = []
   const flush = () => {
     if (label !== '' && tokens.length > 0) {
       // the tokeniser split "@name", "#tag" and addresses apart: joined again
-      const text = tokens.join(' ').replace(/([@#]) (\S+)/g, '$1$2').replace(/https? \/\/ \S+(?: [./] \S+){0,4}/g, 'http')
+      const text = tokens
+        .join(' ')
+        .replace(/([@#]) (\S+)/g, '$1$2')
+        .replace(/https? \/\/ \S+(?: [./] \S+){0,4}/g, 'http')
       out.push({ text, label, lang: 'hi' })
     }
-    label = ''; tokens = []
+    label = ''
+    tokens = []
   }
   for (const line of readFileSync(file, 'utf8').split(/\r?\n/)) {
-    if (line.startsWith('meta\t')) { flush(); label = (line.split('\t')[2] ?? '').trim(); continue }
+    if (line.startsWith('meta\t')) {
+      flush()
+      label = (line.split('\t')[2] ?? '').trim()
+      continue
+    }
     if (line.trim() !== '') tokens.push(line.split('\t')[0] as string)
   }
   flush()

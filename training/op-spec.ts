@@ -5,7 +5,7 @@ import type { TrainOptions } from './fasttext.js'
 import type { Labelled } from './data.js'
 
 /** a training row: its domain (for leave-one-domain-out) and a sample weight (to balance domains) */
-export type Row = Labelled & { domain?: string, weight?: number }
+export type Row = Labelled & { domain?: string; weight?: number }
 export interface Validation {
   name: string
   split: string
@@ -14,7 +14,7 @@ export interface Validation {
    * score from the confusion matrix of top labels; probs and gold (-1: no label fits) for metrics that
    * need the scores
    */
-  metric: { name: string, score: (m: number[][], probs: number[][], gold: number[]) => number, baseline?: string }
+  metric: { name: string; score: (m: number[][], probs: number[][], gold: number[]) => number; baseline?: string }
   /** false: no calibration figure for this set (its labels are weak or one-sided) */
   calibration?: boolean
 }
@@ -27,12 +27,12 @@ export interface OpSpec {
   /** also read the shared word vectors (model-store/word-vectors) */
   vectors?: boolean
   /** each label's place in a public taxonomy (taxonomy: IAB Content Taxonomy 3.1 tier 1) */
-  tags?: Record<string, { id: string, name: string }>
+  tags?: Record<string, { id: string; name: string }>
   data: () => {
     train: Row[]
     validation: Validation[]
-    sources: Array<{ name: string, path: string, licence: string, split?: string, rows?: number }>
+    sources: Array<{ name: string; path: string; licence: string; split?: string; rows?: number }>
     /** leave one domain out: train without the rows of `domain`, score on validation set `validation` */
-    domains?: Array<{ domain: string, validation: number }>
+    domains?: Array<{ domain: string; validation: number }>
   }
 }

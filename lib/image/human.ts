@@ -8,12 +8,23 @@ import { ImagePool } from './pool.js'
 import { IMAGE_DEFAULTS } from '../config.js'
 import type { ImageResult, Op } from './types.js'
 
-let shared: { pool: ImagePool, users: number, ready: Promise<void> } | null = null
+let shared: { pool: ImagePool; users: number; ready: Promise<void> } | null = null
 
-function acquire (ctx: LoaderContext): { pool: ImagePool, ready: Promise<void> } {
+function acquire (ctx: LoaderContext): { pool: ImagePool; ready: Promise<void> } {
   if (shared === null) {
-    const s = ctx.image ?? { workers: IMAGE_DEFAULTS.workers(), queue: IMAGE_DEFAULTS.queue, objectTop: IMAGE_DEFAULTS.objectTop }
-    const pool = new ImagePool({ size: s.workers, maxPixels: ctx.imageMaxPixels, maxSide: 1024, objectTop: s.objectTop, maxQueue: s.queue, faceCrop: s.facialEmotionCrop })
+    const s = ctx.image ?? {
+      workers: IMAGE_DEFAULTS.workers(),
+      queue: IMAGE_DEFAULTS.queue,
+      objectTop: IMAGE_DEFAULTS.objectTop
+    }
+    const pool = new ImagePool({
+      size: s.workers,
+      maxPixels: ctx.imageMaxPixels,
+      maxSide: 1024,
+      objectTop: s.objectTop,
+      maxQueue: s.queue,
+      faceCrop: s.facialEmotionCrop
+    })
     shared = { pool, users: 0, ready: pool.start() }
   }
   shared.users++
@@ -34,12 +45,16 @@ function loader (op: Op): ModelLoader {
     await ready
     const model: LoadedModel<ImageInput, ImageResult> = {
       manifest,
-      predict: (inputs) => Promise.all(inputs.map((i) => pool.run(op, i.data))),
+      predict: inputs => Promise.all(inputs.map(i => pool.run(op, i.data))),
       // the worker warmed the human models before it reported ready; nsfw loads on a worker's
       // first nsfw job, so one small image per worker (an idle worker takes each) warms it
       async warm () {
         if (op !== 'nsfw') return
-        const grey = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 128, g: 128, b: 128 } } }).png().toBuffer()
+        const grey = await sharp({
+          create: { width: 64, height: 64, channels: 3, background: { r: 128, g: 128, b: 128 } }
+        })
+          .png()
+          .toBuffer()
         await Promise.all(Array.from({ length: pool.stats().workers }, () => pool.run(op, grey)))
       },
       dispose: release
@@ -49,7 +64,9 @@ function loader (op: Op): ModelLoader {
 }
 
 /** The shared pool, for tests and diagnostics. */
-export function imagePool (): ImagePool | null { return shared?.pool ?? null }
+export function imagePool (): ImagePool | null {
+  return shared?.pool ?? null
+}
 
 export const loadHumanFace = loader('facial_emotion')
 export const loadHumanObject = loader('object_recognizer')

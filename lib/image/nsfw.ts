@@ -13,7 +13,9 @@ export const UNSAFE = ['Hentai', 'Porn', 'Sexy'] as const
  * faces read as Porn 0.5-0.8, a banjo player and two COCO people photos as Sexy); at 0.85, 2. */
 export const THRESHOLD = 0.85
 
-interface Net { classify (img: unknown, top?: number): Promise<Array<{ className: string, probability: number }>> }
+interface Net {
+  classify(img: unknown, top?: number): Promise<Array<{ className: string; probability: number }>>
+}
 
 let net: Promise<Net> | null = null
 
@@ -25,7 +27,7 @@ export function loadNsfw (): Promise<Net> {
     const info = console.info
     console.info = () => {}
     try {
-      return await load('MobileNetV2', { modelDefinitions: [MobileNetV2Model] }) as unknown as Net
+      return (await load('MobileNetV2', { modelDefinitions: [MobileNetV2Model] })) as unknown as Net
     } finally {
       console.info = info
     }
@@ -39,7 +41,9 @@ export async function classifyNsfw (tf: TF, img: Decoded): Promise<NsfwResult> {
   const input = tf.tensor3d(img.data, [img.height, img.width, 3], 'int32')
   try {
     const classes = await model.classify(input, 5)
-    const unsafe = classes.filter((c) => (UNSAFE as readonly string[]).includes(c.className)).reduce((a, c) => a + c.probability, 0)
+    const unsafe = classes
+      .filter(c => (UNSAFE as readonly string[]).includes(c.className))
+      .reduce((a, c) => a + c.probability, 0)
     const p = Math.min(1, Math.max(0, unsafe))
     return unsafe >= THRESHOLD
       ? { output: 'not safe to open at work', prob: p, classes }

@@ -12,7 +12,14 @@ import type { ImageJob, ImageReply, ImageResult, Op } from './types.js'
 import type { FaceCrop } from './expression.js'
 
 /** faceCrop: the crop face-api's expression net is given (lib/image/expression.ts; 'box' when unset) */
-export interface PoolOptions { size: number, maxPixels: number, maxSide: number, objectTop: number, maxQueue: number, faceCrop?: FaceCrop }
+export interface PoolOptions {
+  size: number
+  maxPixels: number
+  maxSide: number
+  objectTop: number
+  maxQueue: number
+  faceCrop?: FaceCrop
+}
 
 // A worker's JS heap holds about 70 MB live, but each image leaves some 80 KB of garbage in the
 // old generation, and V8 let it grow to about 245 MB per worker before collecting it (a soak run:
@@ -22,8 +29,14 @@ export interface PoolOptions { size: number, maxPixels: number, maxSide: number,
 // NODE_OPTIONS=--max-old-space-size would override it.)
 const HEAP_MB = 160
 
-interface Pending { job: ImageJob, resolve: (r: ImageResult) => void, reject: (e: Error) => void }
-interface Slot extends WorkerSlot { busy: Pending | null }
+interface Pending {
+  job: ImageJob
+  resolve: (r: ImageResult) => void
+  reject: (e: Error) => void
+}
+interface Slot extends WorkerSlot {
+  busy: Pending | null
+}
 
 export class ImagePool extends WorkerPool<Slot, ImageReply> {
   private readonly queue: Pending[] = []
@@ -41,7 +54,12 @@ export class ImagePool extends WorkerPool<Slot, ImageReply> {
 
   protected options (): WorkerOptions {
     return {
-      workerData: { maxPixels: this.opts.maxPixels, maxSide: this.opts.maxSide, objectTop: this.opts.objectTop, faceCrop: this.opts.faceCrop },
+      workerData: {
+        maxPixels: this.opts.maxPixels,
+        maxSide: this.opts.maxSide,
+        objectTop: this.opts.objectTop,
+        faceCrop: this.opts.faceCrop
+      },
       resourceLimits: { maxOldGenerationSizeMb: HEAP_MB }
     }
   }
@@ -56,8 +74,7 @@ export class ImagePool extends WorkerPool<Slot, ImageReply> {
     slot.busy = null
     if (p === null) return
     if ('result' in msg) p.resolve(msg.result)
-    else if (msg.error.kind === 'too-large') p.reject(new Errors.ImageTooLarge(msg.error.message.replace(/^.*the limit is /, '') + ' pixels'))
-    else if (msg.error.kind === 'unsupported') p.reject(new Errors.UnsupportedImage(` (${msg.error.message})`))
+    else if (msg.error.kind === 'too-large') { p.reject(new Errors.ImageTooLarge(msg.error.message.replace(/^.*the limit is /, '') + ' pixels')) } else if (msg.error.kind === 'unsupported') p.reject(new Errors.UnsupportedImage(` (${msg.error.message})`))
     else p.reject(new Error(msg.error.message))
   }
 
@@ -78,7 +95,7 @@ export class ImagePool extends WorkerPool<Slot, ImageReply> {
     return new Promise((resolve, reject) => {
       const pending: Pending = { job: { id: this.nextId++, op, bytes: new Uint8Array(bytes) }, resolve, reject }
       if (deadline !== undefined) {
-        dropOnEnd(pending, deadline, (why) => {
+        dropOnEnd(pending, deadline, why => {
           const at = this.queue.indexOf(pending)
           if (at < 0) return
           this.queue.splice(at, 1)
@@ -101,9 +118,9 @@ export class ImagePool extends WorkerPool<Slot, ImageReply> {
   }
 
   /** workers running, busy, and images waiting */
-  stats (): { workers: number, busy: number, queued: number } {
-    const live = this.slots.filter((s) => s.ready)
-    return { workers: live.length, busy: live.filter((s) => s.busy !== null).length, queued: this.queue.length }
+  stats (): { workers: number; busy: number; queued: number } {
+    const live = this.slots.filter(s => s.ready)
+    return { workers: live.length, busy: live.filter(s => s.busy !== null).length, queued: this.queue.length }
   }
 
   close (): Promise<void> {

@@ -13,10 +13,18 @@ import { classifyNsfw } from './nsfw.js'
 import { faceExpressions, HUMAN_WEIGHT, loadExpressionNet, type FaceCrop } from './expression.js'
 
 const require = createRequire(import.meta.url)
-const { maxPixels, maxSide, objectTop, faceCrop = 'box' } = workerData as { maxPixels: number, maxSide: number, objectTop: number, faceCrop?: FaceCrop }
+const {
+  maxPixels,
+  maxSide,
+  objectTop,
+  faceCrop = 'box'
+} = workerData as { maxPixels: number; maxSide: number; objectTop: number; faceCrop?: FaceCrop }
 
 const { tf } = await getTf()
-tf.io.registerLoadRouter(((url: string | string[]) => typeof url === 'string' && url.startsWith('file://') ? fileIO(url.slice(7)) : null) as Parameters<typeof tf.io.registerLoadRouter>[0])
+tf.io.registerLoadRouter(((url: string | string[]) =>
+  typeof url === 'string' && url.startsWith('file://') ? fileIO(url.slice(7)) : null) as Parameters<
+  typeof tf.io.registerLoadRouter
+>[0])
 const root = join(dirname(require.resolve('@vladmandic/human')), '..')
 const { Human } = require(join(root, 'dist/human.node-wasm.js')) as { Human: new (c: object) => any }
 const human = new Human({
@@ -26,7 +34,16 @@ const human = new Human({
   debug: false,
   cacheSensitivity: 0,
   // a low detector threshold finds the small, tightly cropped faces of FER-style images
-  face: { enabled: true, detector: { rotation: false, maxDetected: 20, minConfidence: 0.2, return: false }, mesh: { enabled: false }, iris: { enabled: false }, description: { enabled: false }, emotion: { enabled: true, minConfidence: 0 }, antispoof: { enabled: false }, liveness: { enabled: false } },
+  face: {
+    enabled: true,
+    detector: { rotation: false, maxDetected: 20, minConfidence: 0.2, return: false },
+    mesh: { enabled: false },
+    iris: { enabled: false },
+    description: { enabled: false },
+    emotion: { enabled: true, minConfidence: 0 },
+    antispoof: { enabled: false },
+    liveness: { enabled: false }
+  },
   body: { enabled: false },
   hand: { enabled: false },
   gesture: { enabled: false },
@@ -58,25 +75,37 @@ async function analyse (job: ImageJob): Promise<ImageResult> {
       return { x, y, width: Math.max(0, x2 - x), height: Math.max(0, y2 - y) }
     }
     if (faces) {
-      const detected = res.face as Array<{ box: number[], emotion?: Array<{ score: number, emotion: string }> }>
+      const detected = res.face as Array<{ box: number[]; emotion?: Array<{ score: number; emotion: string }> }>
       // face-api's expression net on each face, averaged with Human's below (lib/image/expression.ts)
-      const others = await faceExpressions(tf, input, detected.map((f) => f.box), faceCrop)
-      const found = detected.map((f, i) => {
-        const scores = new Map(EMOTIONS.map((e) => [e, 0]))
-        for (const e of f.emotion ?? []) scores.set(title(e.emotion) as typeof EMOTIONS[number], e.score)
-        const total = [...scores.values()].reduce((a, b) => a + b, 0) || 1
-        const other = others[i]!
-        const list = [...scores].map(([tag, score], k) => ({ tag, score: HUMAN_WEIGHT * score / total + (1 - HUMAN_WEIGHT) * other[k]! })).sort((a, b) => b.score - a.score)
-        return { box: box(f.box), facial_emotion: list }
-      }).sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height)
+      const others = await faceExpressions(
+        tf,
+        input,
+        detected.map(f => f.box),
+        faceCrop
+      )
+      const found = detected
+        .map((f, i) => {
+          const scores = new Map(EMOTIONS.map(e => [e, 0]))
+          for (const e of f.emotion ?? []) scores.set(title(e.emotion) as (typeof EMOTIONS)[number], e.score)
+          const total = [...scores.values()].reduce((a, b) => a + b, 0) || 1
+          const other = others[i]!
+          const list = [...scores]
+            .map(([tag, score], k) => ({ tag, score: (HUMAN_WEIGHT * score) / total + (1 - HUMAN_WEIGHT) * other[k]! }))
+            .sort((a, b) => b.score - a.score)
+          return { box: box(f.box), facial_emotion: list }
+        })
+        .sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height)
       return { facial_emotion: found[0]?.facial_emotion ?? [], faces: found }
     }
     const seen = new Set<string>()
-    const objects = (res.object as Array<{ score: number, label: string, box: number[] }>)
+    const objects = (res.object as Array<{ score: number; label: string; box: number[] }>)
       .sort((a, b) => b.score - a.score)
-      .filter((o) => COCO_LABELS.includes(o.label) && !seen.has(o.label) && seen.add(o.label))
+      .filter(o => COCO_LABELS.includes(o.label) && !seen.has(o.label) && seen.add(o.label))
       .slice(0, objectTop)
-    return { output: objects.map((o) => ({ tag: o.label, score: o.score })), boxes: objects.map((o) => ({ tag: o.label, score: o.score, box: box(o.box) })) }
+    return {
+      output: objects.map(o => ({ tag: o.label, score: o.score })),
+      boxes: objects.map(o => ({ tag: o.label, score: o.score, box: box(o.box) }))
+    }
   } finally {
     input.dispose()
   }
@@ -84,12 +113,17 @@ async function analyse (job: ImageJob): Promise<ImageResult> {
 
 parentPort!.on('message', (job: ImageJob) => {
   analyse(job).then(
-    (result) => parentPort!.postMessage({ id: job.id, result, tensors: human.tf.memory().numTensors } satisfies ImageReply),
-    (err: unknown) => parentPort!.postMessage({
-      id: job.id,
-      tensors: human.tf.memory().numTensors,
-      error: err instanceof ImageError ? { kind: err.kind, message: err.message } : { kind: 'internal', message: (err as Error).message }
-    } satisfies ImageReply)
+    result =>
+      parentPort!.postMessage({ id: job.id, result, tensors: human.tf.memory().numTensors } satisfies ImageReply),
+    (err: unknown) =>
+      parentPort!.postMessage({
+        id: job.id,
+        tensors: human.tf.memory().numTensors,
+        error:
+          err instanceof ImageError
+            ? { kind: err.kind, message: err.message }
+            : { kind: 'internal', message: (err as Error).message }
+      } satisfies ImageReply)
   )
 })
 // warm both models before saying ready: a failed warm-up fails start-up

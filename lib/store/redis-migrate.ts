@@ -8,7 +8,7 @@ export async function migrateLegacyKeys (client: Redis, prefix: string): Promise
   // key records: the id -> hash index first, then each record
   const index = await client.hgetall(`${prefix}keys`)
   for (const [id, hash] of Object.entries(index)) {
-    if (await client.exists(`${prefix}key:${hash}`) === 1) {
+    if ((await client.exists(`${prefix}key:${hash}`)) === 1) {
       await client.rename(`${prefix}key:${hash}`, `${prefix}{keys}:key:${hash}`)
       moved++
     }
@@ -26,7 +26,7 @@ export async function migrateLegacyKeys (client: Redis, prefix: string): Promise
         const id = rest.slice(0, rest.indexOf(':'))
         if (id === '') continue
         // renamed only if no tagged twin exists yet (RENAMENX), so a count is never overwritten
-        if (await client.renamenx(name, `${prefix}{${id}}:${kind}:${rest.slice(id.length + 1)}`) === 1) moved++
+        if ((await client.renamenx(name, `${prefix}{${id}}:${kind}:${rest.slice(id.length + 1)}`)) === 1) moved++
       }
     } while (cursor !== '0')
   }

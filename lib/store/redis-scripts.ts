@@ -14,7 +14,9 @@ local function count (key, ms)
 end
 `
 
-export const HIT = RATE + `
+export const HIT =
+  RATE +
+  `
 local c, ttl = count(KEYS[1], tonumber(ARGV[1]))
 return {c, ttl}
 `
@@ -23,7 +25,9 @@ return {c, ttl}
 // quota check and charge. Returns {charged, daily used, monthly used, why, rate count, rate ttl ms};
 // why: 0 charged, 1 refused by the daily quota, 2 by the monthly one, 3 cancelled by an undo,
 // 4 over the rate (nothing charged).
-export const METER = RATE + `
+export const METER =
+  RATE +
+  `
 -- an undo got here first (this charge was re-sent after a reconnect): do nothing
 if redis.call('EXISTS', KEYS[5]) == 1 then return {0, 0, 0, 3, 0, 0} end
 local rc, rttl = 0, 0
@@ -63,7 +67,9 @@ local function takeBack (day, month, hist, op, units)
 end
 `
 
-export const UNDO = TAKE_BACK + `
+export const UNDO =
+  TAKE_BACK +
+  `
 local v = redis.call('GET', KEYS[1])
 -- leave a tombstone either way, so that a late copy of the charge is refused
 redis.call('SET', KEYS[1], 'undone', 'EX', 120)
@@ -74,7 +80,9 @@ takeBack(parts[1], parts[2], parts[3], parts[4], tonumber(parts[5]))
 return 1
 `
 
-export const REFUND = TAKE_BACK + `
+export const REFUND =
+  TAKE_BACK +
+  `
 takeBack(KEYS[1], KEYS[2], KEYS[3], ARGV[2], tonumber(ARGV[1]))
 return 1
 `

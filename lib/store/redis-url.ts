@@ -10,12 +10,18 @@
 import type { ClusterOptions, RedisOptions } from 'ioredis'
 
 export type RedisTarget =
-  | { mode: 'single', url: string, wait: number }
-  | { mode: 'sentinel', sentinels: Array<{ host: string, port: number }>, name: string, options: RedisOptions, wait: number }
-  | { mode: 'cluster', nodes: Array<{ host: string, port: number }>, options: RedisOptions, wait: number }
+  | { mode: 'single'; url: string; wait: number }
+  | {
+    mode: 'sentinel'
+    sentinels: Array<{ host: string; port: number }>
+    name: string
+    options: RedisOptions
+    wait: number
+  }
+  | { mode: 'cluster'; nodes: Array<{ host: string; port: number }>; options: RedisOptions; wait: number }
 
-function hosts (list: string, scheme: string, fallbackPort: number): Array<{ host: string, port: number }> {
-  return list.split(',').map((hp) => {
+function hosts (list: string, scheme: string, fallbackPort: number): Array<{ host: string; port: number }> {
+  return list.split(',').map(hp => {
     const m = /^(\[[^\]]+\]|[^:[\]]+)(?::(\d{1,5}))?$/.exec(hp.trim())
     if (m === null) throw new Error(`REDIS_URL (${scheme}): "${hp}" is not host:port`)
     const port = m[2] === undefined ? fallbackPort : Number(m[2])
@@ -34,33 +40,61 @@ function waitParam (params: URLSearchParams, fallback: number): number {
 /** Parses REDIS_URL; throws a readable error on a malformed one. */
 export function parseRedisUrl (url: string): RedisTarget {
   const m = /^([a-z+]+):\/\/(?:([^@/]*)@)?([^/?]*)(\/[^?]*)?(?:\?(.*))?$/.exec(url)
-  if (m === null) throw new Error('REDIS_URL must look like redis://host:port, redis+sentinel://host:port,.../name or redis+cluster://host:port,...')
-  const [, scheme, auth, hostList, path = '', query = ''] = m as unknown as [string, string, string | undefined, string, string | undefined, string | undefined]
+  if (m === null) {
+    throw new Error(
+      'REDIS_URL must look like redis://host:port, redis+sentinel://host:port,.../name or redis+cluster://host:port,...'
+    )
+  }
+  const [, scheme, auth, hostList, path = '', query = ''] = m as unknown as [
+    string,
+    string,
+    string | undefined,
+    string,
+    string | undefined,
+    string | undefined
+  ]
   const params = new URLSearchParams(query)
-  const [user, password] = auth === undefined ? [undefined, undefined] : auth.includes(':') ? [auth.slice(0, auth.indexOf(':')), auth.slice(auth.indexOf(':') + 1)] : [undefined, auth]
+  const [user, password] =
+    auth === undefined
+      ? [undefined, undefined]
+      : auth.includes(':')
+        ? [auth.slice(0, auth.indexOf(':')), auth.slice(auth.indexOf(':') + 1)]
+        : [undefined, auth]
   const creds: RedisOptions = {
     ...(user !== undefined && user !== '' ? { username: decodeURIComponent(user) } : {}),
     ...(password !== undefined && password !== '' ? { password: decodeURIComponent(password) } : {})
   }
   if (scheme === 'redis' || scheme === 'rediss') {
-    return { mode: 'single', url: url.replace(/([?&])wait=\d+&?/, '$1').replace(/[?&]$/, ''), wait: waitParam(params, 0) }
+    return {
+      mode: 'single',
+      url: url.replace(/([?&])wait=\d+&?/, '$1').replace(/[?&]$/, ''),
+      wait: waitParam(params, 0)
+    }
   }
   if (scheme === 'redis+sentinel') {
     const name = decodeURIComponent(path.replace(/^\//, ''))
-    if (name === '') throw new Error('REDIS_URL (redis+sentinel): the primary\'s name is missing, as in redis+sentinel://host:26379/mymaster')
+    if (name === '') {
+      throw new Error(
+        "REDIS_URL (redis+sentinel): the primary's name is missing, as in redis+sentinel://host:26379/mymaster"
+      )
+    }
     const db = params.get('db')
-    if (db !== null && !/^\d+$/.test(db)) throw new Error(`REDIS_URL (redis+sentinel): db must be an integer, got "${db}"`)
+    if (db !== null && !/^\d+$/.test(db)) { throw new Error(`REDIS_URL (redis+sentinel): db must be an integer, got "${db}"`) }
     const sp = params.get('sentinelPassword')
     return {
       mode: 'sentinel',
       sentinels: hosts(hostList, scheme, 26379),
       name,
-      options: { ...creds, ...(db !== null ? { db: Number(db) } : {}), ...(sp !== null ? { sentinelPassword: sp } : {}) },
+      options: {
+        ...creds,
+        ...(db !== null ? { db: Number(db) } : {}),
+        ...(sp !== null ? { sentinelPassword: sp } : {})
+      },
       wait: waitParam(params, 0)
     }
   }
   if (scheme === 'redis+cluster') {
-    if (path !== '' && path !== '/') throw new Error('REDIS_URL (redis+cluster): a cluster has no databases; remove the path')
+    if (path !== '' && path !== '/') { throw new Error('REDIS_URL (redis+cluster): a cluster has no databases; remove the path') }
     return { mode: 'cluster', nodes: hosts(hostList, scheme, 6379), options: creds, wait: waitParam(params, 0) }
   }
   throw new Error(`REDIS_URL: unknown scheme "${scheme}" (redis, rediss, redis+sentinel, redis+cluster)`)
@@ -76,7 +110,7 @@ export function clusterOptions (redisOptions: RedisOptions): ClusterOptions {
     retryDelayOnClusterDown: 100,
     retryDelayOnTryAgain: 100,
     maxRedirections: 4,
-    clusterRetryStrategy: (times) => Math.min(times * 100, 1000),
+    clusterRetryStrategy: times => Math.min(times * 100, 1000),
     slotsRefreshTimeout: 1000,
     slotsRefreshInterval: 2000,
     lazyConnect: true,

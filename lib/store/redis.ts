@@ -11,10 +11,36 @@ import { Cluster, Redis, type ChainableCommander, type RedisOptions } from 'iore
 import { clusterOptions, parseRedisUrl } from './redis-url.js'
 import { migrateLegacyKeys } from './redis-migrate.js'
 import { HIT, METER, REFUND, UNDO } from './redis-scripts.js'
-import { counter, periods, type ChargeResult, type DayUsage, type KeyRecord, type Limits, type MeterResult, type QuotaKind, type RateCount, type RateWindow, type Store } from './types.js'
+import {
+  counter,
+  periods,
+  type ChargeResult,
+  type DayUsage,
+  type KeyRecord,
+  type Limits,
+  type MeterResult,
+  type QuotaKind,
+  type RateCount,
+  type RateWindow,
+  type Store
+} from './types.js'
 
 type HitFn = (key: string, windowMs: number) => Promise<[number, number]>
-type MeterFn = (rate: string, d: string, m: string, h: string, marker: string, windowMs: number, max: number, units: number, dl: number, ml: number, dttl: number, mttl: number, op: string) => ChainableCommander
+type MeterFn = (
+  rate: string,
+  d: string,
+  m: string,
+  h: string,
+  marker: string,
+  windowMs: number,
+  max: number,
+  units: number,
+  dl: number,
+  ml: number,
+  dttl: number,
+  mttl: number,
+  op: string
+) => ChainableCommander
 type UndoFn = (marker: string) => ChainableCommander
 type RefundFn = (d: string, m: string, h: string, units: number, op: string) => ChainableCommander
 
@@ -25,7 +51,7 @@ export function redisOptions (timeoutMs: number): RedisOptions {
     connectTimeout: timeoutMs,
     commandTimeout: timeoutMs,
     // keep reconnecting in the background, at most once a second, so service resumes by itself
-    retryStrategy: (times) => Math.min(times * 100, 1000),
+    retryStrategy: times => Math.min(times * 100, 1000),
     lazyConnect: true,
     // the commands of one turn of the event loop leave in one socket write (one write per command
     // cost about 46 us of main-thread time per request under load)
@@ -51,7 +77,7 @@ export class RedisStore implements Store {
   // the WAITs in flight
   private watcher: Redis | Cluster | null = null
 
-  constructor (url: string, opts: { timeoutMs: number, prefix?: string }) {
+  constructor (url: string, opts: { timeoutMs: number; prefix?: string }) {
     const target = parseRedisUrl(url)
     const base = redisOptions(opts.timeoutMs)
     this.mode = target.mode
@@ -59,8 +85,15 @@ export class RedisStore implements Store {
     this.timeoutMs = opts.timeoutMs
     this.replicas = this.wait
     if (target.mode === 'single') this.client = new Redis(target.url, base)
-    else if (target.mode === 'sentinel') this.client = new Redis({ ...base, ...target.options, sentinels: target.sentinels, name: target.name, sentinelRetryStrategy: (times: number) => Math.min(times * 100, 1000) })
-    else this.client = new Cluster(target.nodes, clusterOptions({ ...base, ...target.options, lazyConnect: false }))
+    else if (target.mode === 'sentinel') {
+      this.client = new Redis({
+        ...base,
+        ...target.options,
+        sentinels: target.sentinels,
+        name: target.name,
+        sentinelRetryStrategy: (times: number) => Math.min(times * 100, 1000)
+      })
+    } else this.client = new Cluster(target.nodes, clusterOptions({ ...base, ...target.options, lazyConnect: false }))
     this.prefix = opts.prefix ?? 'otia:'
     // defineCommand: EVALSHA, and EVAL only when Redis does not have the script yet
     this.client.defineCommand('otiaHit', { numberOfKeys: 1, lua: HIT })
@@ -73,26 +106,36 @@ export class RedisStore implements Store {
 
   /** Connects, waiting at most `ms`; resolves false if Redis did not answer in time. */
   async connect (ms: number): Promise<boolean> {
-    const ok = this.client.connect().then(async () => {
-      // keys named before hash tags, moved once (one server only: no cluster ran that version)
-      if (this.mode !== 'cluster') await migrateLegacyKeys(this.client as Redis, this.prefix)
-      if (this.wait > 0) {
-        this.watcher = this.client.duplicate()
-        this.watcher.on('error', () => {})
-        await this.watcher.connect().catch(() => {})
-        await this.pollReplicas()
-        this.poller ??= setInterval(() => { void this.pollReplicas() }, 1000).unref()
-      }
-      return true
-    }, () => false)
-    const timer = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms).unref())
+    const ok = this.client.connect().then(
+      async () => {
+        // keys named before hash tags, moved once (one server only: no cluster ran that version)
+        if (this.mode !== 'cluster') await migrateLegacyKeys(this.client as Redis, this.prefix)
+        if (this.wait > 0) {
+          this.watcher = this.client.duplicate()
+          this.watcher.on('error', () => {})
+          await this.watcher.connect().catch(() => {})
+          await this.pollReplicas()
+          this.poller ??= setInterval(() => {
+            void this.pollReplicas()
+          }, 1000).unref()
+        }
+        return true
+      },
+      () => false
+    )
+    const timer = new Promise<boolean>(resolve => setTimeout(() => resolve(false), ms).unref())
     return Promise.race([ok, timer])
   }
 
   /** a key in the slot of `tag` */
-  private t (tag: string, ...parts: string[]): string { return `${this.prefix}{${tag}}:${parts.join(':')}` }
+  private t (tag: string, ...parts: string[]): string {
+    return `${this.prefix}{${tag}}:${parts.join(':')}`
+  }
+
   /** a rate window: a key's window (k:<id>) shares the slot of that key's quota counters */
-  private rl (key: string): string { return this.t(key.startsWith('k:') ? key.slice(2) : key, 'rl', key) }
+  private rl (key: string): string {
+    return this.t(key.startsWith('k:') ? key.slice(2) : key, 'rl', key)
+  }
 
   private async pollReplicas (): Promise<void> {
     try {
@@ -101,20 +144,24 @@ export class RedisStore implements Store {
       const clients = w instanceof Cluster ? w.nodes('master') : [w]
       let fewest = Infinity
       for (const c of clients) {
-        const role = await c.call('ROLE') as [string, number, unknown[]]
+        const role = (await c.call('ROLE')) as [string, number, unknown[]]
         if (role[0] === 'master') fewest = Math.min(fewest, role[2].length)
       }
       if (fewest !== Infinity) this.replicas = fewest
-    } catch { /* unreachable: keep the last count */ }
+    } catch {
+      /* unreachable: keep the last count */
+    }
   }
 
   /** A request's store call, given up after the time-out however ioredis retries it: a Cluster
    * client resends a command whose node went away after a slot refresh (each try with its own
    * command time-out), which took a request about 0.9 s when a master was killed (test/redis/failover:
    * 0.86-1.06 s; 0.52 s bounded). The timer costs about 1 us a call. */
-  private bounded<T> (call: Promise<T>): Promise<T> {
+  private bounded<T>(call: Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined
-    const late = new Promise<never>((_resolve, reject) => { timer = setTimeout(() => reject(new Error(`no answer from Redis in ${this.timeoutMs} ms`)), this.timeoutMs) })
+    const late = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer from Redis in ${this.timeoutMs} ms`)), this.timeoutMs)
+    })
     return Promise.race([call, late]).finally(() => clearTimeout(timer))
   }
 
@@ -122,28 +169,41 @@ export class RedisStore implements Store {
    * Sends `first` and, when the URL asks for replicas, WAIT in the same round trip (a pipeline goes
    * to one node, the one of `first`'s slot). Resolves `first`'s reply, and how many replicas had it.
    */
-  private async withWait<T> (first: (p: ChainableCommander) => ChainableCommander): Promise<{ reply: T, acked: number, wanted: number }> {
+  private async withWait<T>(
+    first: (p: ChainableCommander) => ChainableCommander
+  ): Promise<{ reply: T; acked: number; wanted: number }> {
     const wait = Math.min(this.wait, this.replicas)
     // no replicas to wait for: the command alone (on the client it returns its reply)
-    if (wait === 0) return { reply: await this.bounded(first(this.client as unknown as ChainableCommander) as unknown as Promise<T>), acked: 0, wanted: 0 }
+    if (wait === 0) {
+      return {
+        reply: await this.bounded(first(this.client as unknown as ChainableCommander) as unknown as Promise<T>),
+        acked: 0,
+        wanted: 0
+      }
+    }
     // WAIT gives up at half the command time-out, so that its answer (too few replicas) arrives
-    const res = await this.bounded(first(this.client.pipeline()).call('WAIT', wait, Math.max(1, Math.floor(this.timeoutMs / 2))).exec())
+    const res = await this.bounded(
+      first(this.client.pipeline())
+        .call('WAIT', wait, Math.max(1, Math.floor(this.timeoutMs / 2)))
+        .exec()
+    )
     if (res === null || res.length < 2) throw new Error('no reply')
     for (const [err] of res) if (err !== null) throw err
     return { reply: res[0]![1] as T, acked: Number(res[1]![1]), wanted: wait }
   }
 
-  private checkReplicated ({ acked, wanted }: { acked: number, wanted: number }): void {
+  private checkReplicated ({ acked, wanted }: { acked: number; wanted: number }): void {
     if (acked < wanted) throw new Error(`the write reached ${acked} of ${wanted} replicas in ${this.timeoutMs} ms`)
   }
 
   async getKeyByHash (hash: string): Promise<KeyRecord | null> {
     const v = await this.bounded(this.client.get(this.t('keys', 'key', hash)))
-    return v === null ? null : JSON.parse(v) as KeyRecord
+    return v === null ? null : (JSON.parse(v) as KeyRecord)
   }
 
   async putKey (record: KeyRecord): Promise<void> {
-    await this.client.multi()
+    await this.client
+      .multi()
       .set(this.t('keys', 'key', record.hash), JSON.stringify(record))
       .hset(this.t('keys', 'keys'), record.id, record.hash)
       .exec()
@@ -152,15 +212,19 @@ export class RedisStore implements Store {
   async listKeys (): Promise<KeyRecord[]> {
     const hashes = Object.values(await this.client.hgetall(this.t('keys', 'keys')))
     if (hashes.length === 0) return []
-    const values = await this.client.mget(hashes.map((h) => this.t('keys', 'key', h)))
-    return values.filter((v): v is string => v !== null).map((v) => JSON.parse(v) as KeyRecord)
+    const values = await this.client.mget(hashes.map(h => this.t('keys', 'key', h)))
+    return values.filter((v): v is string => v !== null).map(v => JSON.parse(v) as KeyRecord)
   }
 
   async deleteKey (idOrHash: string): Promise<KeyRecord | null> {
     const hash = (await this.client.hget(this.t('keys', 'keys'), idOrHash)) ?? idOrHash
     const rec = await this.getKeyByHash(hash)
     if (rec === null) return null
-    await this.client.multi().del(this.t('keys', 'key', rec.hash)).hdel(this.t('keys', 'keys'), rec.id).exec()
+    await this.client
+      .multi()
+      .del(this.t('keys', 'key', rec.hash))
+      .hdel(this.t('keys', 'keys'), rec.id)
+      .exec()
     return rec
   }
 
@@ -180,15 +244,38 @@ export class RedisStore implements Store {
     return { current, ttl }
   }
 
-  async meter (rate: RateWindow | null, id: string, kind: QuotaKind, units: number, limits: Limits, now: Date, op: string, token?: string): Promise<MeterResult> {
+  async meter (
+    rate: RateWindow | null,
+    id: string,
+    kind: QuotaKind,
+    units: number,
+    limits: Limits,
+    now: Date,
+    op: string,
+    token?: string
+  ): Promise<MeterResult> {
     const { p, d, m, h } = this.keysFor(id, kind, now)
     const marker = this.t(id, 'charge', token ?? `${process.pid}-${Date.now()}-${Math.random()}`)
     // counters outlive their period by a day, so a clock a little off never resurrects one
     const dttl = Math.ceil((p.dayReset.getTime() - now.getTime()) / 1000) + 86_400
     const mttl = Math.ceil((p.monthReset.getTime() - now.getTime()) / 1000) + 86_400
-    const sent = await this.withWait<[number, number, number, number, number, number]>((p) => (p as unknown as { otiaMeter: MeterFn }).otiaMeter(
-      rate === null ? this.t(id, 'rl', '-') : this.rl(rate.key), d, m, h, marker,
-      rate?.windowMs ?? -1, rate?.max ?? 0, units, limits.daily ?? -1, limits.monthly ?? -1, dttl, mttl, op))
+    const sent = await this.withWait<[number, number, number, number, number, number]>(p =>
+      (p as unknown as { otiaMeter: MeterFn }).otiaMeter(
+        rate === null ? this.t(id, 'rl', '-') : this.rl(rate.key),
+        d,
+        m,
+        h,
+        marker,
+        rate?.windowMs ?? -1,
+        rate?.max ?? 0,
+        units,
+        limits.daily ?? -1,
+        limits.monthly ?? -1,
+        dttl,
+        mttl,
+        op
+      )
+    )
     const [ok, du, mu, why, rc, rttl] = sent.reply
     if (why === 3) throw new Error('charge cancelled by an earlier undo')
     // charged but perhaps on the primary alone: the caller undoes it once the store answers
@@ -207,21 +294,33 @@ export class RedisStore implements Store {
     }
   }
 
-  async charge (id: string, kind: QuotaKind, units: number, limits: Limits, now: Date, op: string, token?: string): Promise<ChargeResult> {
+  async charge (
+    id: string,
+    kind: QuotaKind,
+    units: number,
+    limits: Limits,
+    now: Date,
+    op: string,
+    token?: string
+  ): Promise<ChargeResult> {
     return (await this.meter(null, id, kind, units, limits, now, op, token)).charge as ChargeResult
   }
 
   /** Undoes the charge made for key `id` under `token`, if it happened and was not undone yet;
    * if it has not arrived yet, it will be refused when it does. */
   async undo (token: string, id: string): Promise<boolean> {
-    const sent = await this.withWait<number>((p) => (p as unknown as { otiaUndo: UndoFn }).otiaUndo(this.t(id, 'charge', token)))
+    const sent = await this.withWait<number>(p =>
+      (p as unknown as { otiaUndo: UndoFn }).otiaUndo(this.t(id, 'charge', token))
+    )
     this.checkReplicated(sent)
     return sent.reply === 1
   }
 
   async refund (id: string, kind: QuotaKind, units: number, now: Date, op: string): Promise<void> {
     const { d, m, h } = this.keysFor(id, kind, now)
-    this.checkReplicated(await this.withWait<number>((p) => (p as unknown as { otiaRefund: RefundFn }).otiaRefund(d, m, h, units, op)))
+    this.checkReplicated(
+      await this.withWait<number>(p => (p as unknown as { otiaRefund: RefundFn }).otiaRefund(d, m, h, units, op))
+    )
   }
 
   async usage (id: string, kind: QuotaKind, limits: Limits, now: Date) {

@@ -1,9 +1,18 @@
 // The rows one group of the SQLite store's writes works on (sqlite.ts: group commit).
 import type { RateCount } from './types.js'
 
-export interface Stmt { run (...params: unknown[]): unknown, get (...params: unknown[]): unknown, all (...params: unknown[]): unknown[] }
+export interface Stmt {
+  run(...params: unknown[]): unknown
+  get(...params: unknown[]): unknown
+  all(...params: unknown[]): unknown[]
+}
 
-export interface Count { k: string, used: number, expires: number, dirty: boolean }
+export interface Count {
+  k: string
+  used: number
+  expires: number
+  dirty: boolean
+}
 
 /**
  * The rows one group of charges works on, inside its transaction (which holds the write lock, so
@@ -12,7 +21,7 @@ export interface Count { k: string, used: number, expires: number, dirty: boolea
  * sums, so that a group of charges of one key costs five statements, not five each.
  */
 export class Group {
-  private readonly windows = new Map<string, { count: number, ends: number }>()
+  private readonly windows = new Map<string, { count: number; ends: number }>()
   private readonly counts = new Map<string, Count>()
   private readonly hist = new Map<string, [string, string, string, number]>()
   constructor (private readonly s: Record<'getWindow' | 'putWindow' | 'get2' | 'put2' | 'hist', Stmt>) {}
@@ -25,7 +34,10 @@ export class Group {
       w = row === undefined ? { count: 0, ends: 0 } : { count: row[0], ends: row[1] }
       this.windows.set(key, w)
     }
-    if (w.ends <= now) { w.count = 1; w.ends = now + windowMs } else w.count++
+    if (w.ends <= now) {
+      w.count = 1
+      w.ends = now + windowMs
+    } else w.count++
     return { current: w.count, ttl: w.ends - now }
   }
 
@@ -35,8 +47,8 @@ export class Group {
     let m = this.counts.get(mk)
     if (d === undefined || m === undefined) {
       const row = this.s.get2.get(dk, mk) as [number | null, number | null]
-      if (d === undefined) this.counts.set(dk, d = { k: dk, used: row[0] ?? 0, expires: dayExpires, dirty: false })
-      if (m === undefined) this.counts.set(mk, m = { k: mk, used: row[1] ?? 0, expires: monthExpires, dirty: false })
+      if (d === undefined) this.counts.set(dk, (d = { k: dk, used: row[0] ?? 0, expires: dayExpires, dirty: false }))
+      if (m === undefined) this.counts.set(mk, (m = { k: mk, used: row[1] ?? 0, expires: monthExpires, dirty: false }))
     }
     return [d, m]
   }
@@ -51,7 +63,7 @@ export class Group {
   write (): void {
     for (const [k, w] of this.windows) this.s.putWindow.run(k, w.count, w.ends)
     // two counters a statement (a day's and its month's, as they were read)
-    const dirty = [...this.counts.values()].filter((c) => c.dirty)
+    const dirty = [...this.counts.values()].filter(c => c.dirty)
     for (let i = 0; i < dirty.length; i += 2) {
       const a = dirty[i]!
       const b = dirty[i + 1] ?? a

@@ -16,7 +16,19 @@ import Database from 'libsql'
 import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Group, type Stmt } from './sqlite-group.js'
-import { counter, periods, type ChargeResult, type DayUsage, type KeyRecord, type Limits, type MeterResult, type QuotaKind, type RateCount, type RateWindow, type Store } from './types.js'
+import {
+  counter,
+  periods,
+  type ChargeResult,
+  type DayUsage,
+  type KeyRecord,
+  type Limits,
+  type MeterResult,
+  type QuotaKind,
+  type RateCount,
+  type RateWindow,
+  type Store
+} from './types.js'
 
 type Db = ReturnType<typeof open>
 
@@ -60,8 +72,15 @@ export class SqliteStore implements Store {
   readonly kind = 'sqlite' as const
   readonly file: string
   private readonly db: Db
-  private readonly s: Record<'get' | 'getWindow' | 'putWindow' | 'get2' | 'put2' | 'hist' | 'key' | 'keys' | 'keyById' | 'putKey' | 'delKey', Stmt>
-  private q (sql: string): Stmt { return this.db.prepare(sql) as unknown as Stmt }
+  private readonly s: Record<
+    'get' | 'getWindow' | 'putWindow' | 'get2' | 'put2' | 'hist' | 'key' | 'keys' | 'keyById' | 'putKey' | 'delKey',
+    Stmt
+  >
+
+  private q (sql: string): Stmt {
+    return this.db.prepare(sql) as unknown as Stmt
+  }
+
   private readonly groupTx: (jobs: Array<(g: Group) => unknown>) => unknown[]
   private readonly busyMs: number
   private sweeper: NodeJS.Timeout | null = null
@@ -72,14 +91,14 @@ export class SqliteStore implements Store {
   private tries = 0
   private readonly gatherTurns: number
 
-  constructor (dataDir: string, opts: { busyMs?: number, sync?: 'normal' | 'full', gatherTurns?: number } = {}) {
+  constructor (dataDir: string, opts: { busyMs?: number; sync?: 'normal' | 'full'; gatherTurns?: number } = {}) {
     mkdirSync(dataDir, { recursive: true })
     this.file = join(dataDir, 'store.db')
     this.busyMs = opts.busyMs ?? 2000
     this.gatherTurns = opts.gatherTurns ?? GATHER_TURNS
     this.db = open(this.file, this.busyMs, opts.sync ?? 'normal')
     this.db.exec(SCHEMA)
-    const p = (sql: string): Stmt & { raw (): Stmt } => this.db.prepare(sql) as unknown as Stmt & { raw (): Stmt }
+    const p = (sql: string): Stmt & { raw(): Stmt } => this.db.prepare(sql) as unknown as Stmt & { raw(): Stmt }
     this.s = {
       get: p('SELECT used FROM counters WHERE k = ?').raw(),
       // a group's rows: read once, worked on in memory, written back once (Group)
@@ -99,7 +118,7 @@ export class SqliteStore implements Store {
     }
     this.groupTx = this.db.transaction((jobs: Array<(g: Group) => unknown>) => {
       const g = new Group(this.s)
-      const out = jobs.map((run) => run(g))
+      const out = jobs.map(run => run(g))
       g.write()
       return out
     }).immediate
@@ -107,19 +126,25 @@ export class SqliteStore implements Store {
     this.importKeyFile(dataDir)
     this.db.transaction(() => this.sweepNow(Date.now())).immediate()
     this.db.exec('PRAGMA busy_timeout = 0')
-    this.sweeper = setInterval(() => { this.sweep().catch(() => { /* busy: next time */ }) }, 3600_000).unref()
+    this.sweeper = setInterval(() => {
+      this.sweep().catch(() => {
+        /* busy: next time */
+      })
+    }, 3600_000).unref()
   }
 
   // The keys of the JSON file the embedded store used before (DATA_DIR/keys.json), once.
   private importKeyFile (dataDir: string): void {
     const file = join(dataDir, 'keys.json')
     if (!existsSync(file)) return
-    this.db.transaction(() => {
-      if (this.q("SELECT 1 FROM meta WHERE name = 'imported keys.json'").get() !== undefined) return
-      const data = JSON.parse(readFileSync(file, 'utf8')) as { keys: KeyRecord[] }
-      for (const k of data.keys) this.s.putKey.run(k.hash, k.id, JSON.stringify(k))
-      this.q("INSERT INTO meta (name, value) VALUES ('imported keys.json', ?)").run(new Date().toISOString())
-    }).immediate()
+    this.db
+      .transaction(() => {
+        if (this.q("SELECT 1 FROM meta WHERE name = 'imported keys.json'").get() !== undefined) return
+        const data = JSON.parse(readFileSync(file, 'utf8')) as { keys: KeyRecord[] }
+        for (const k of data.keys) this.s.putKey.run(k.hash, k.id, JSON.stringify(k))
+        this.q("INSERT INTO meta (name, value) VALUES ('imported keys.json', ?)").run(new Date().toISOString())
+      })
+      .immediate()
   }
 
   /** Deletes ended rate windows, counters a day past their period and history past 32 days. */
@@ -136,7 +161,7 @@ export class SqliteStore implements Store {
 
   async getKeyByHash (hash: string): Promise<KeyRecord | null> {
     const v = one(this.s.key, hash) as string | undefined
-    return v === undefined ? null : JSON.parse(v) as KeyRecord
+    return v === undefined ? null : (JSON.parse(v) as KeyRecord)
   }
 
   async putKey (record: KeyRecord): Promise<void> {
@@ -144,7 +169,7 @@ export class SqliteStore implements Store {
   }
 
   async listKeys (): Promise<KeyRecord[]> {
-    return (this.s.keys.all() as string[][]).map((v) => JSON.parse(v[0] as string) as KeyRecord)
+    return (this.s.keys.all() as string[][]).map(v => JSON.parse(v[0] as string) as KeyRecord)
   }
 
   async deleteKey (idOrHash: string): Promise<KeyRecord | null> {
@@ -158,7 +183,10 @@ export class SqliteStore implements Store {
   }
 
   async hit (key: string, windowMs: number): Promise<RateCount> {
-    return this.write((g) => { this.sweepWindows(); return g.count(key, windowMs, Date.now()) })
+    return this.write(g => {
+      this.sweepWindows()
+      return g.count(key, windowMs, Date.now())
+    })
   }
 
   // ended windows are swept hourly, and also every 100,000 counts
@@ -166,34 +194,55 @@ export class SqliteStore implements Store {
     if (++this.hits % 100_000 === 0) this.q('DELETE FROM windows WHERE ends <= ?').run(Date.now())
   }
 
-  async meter (rate: RateWindow | null, id: string, kind: QuotaKind, units: number, limits: Limits, now: Date, op: string): Promise<MeterResult> {
-    return this.write((g) => this.meterNow(g, rate, id, kind, units, limits, now, op))
+  async meter (
+    rate: RateWindow | null,
+    id: string,
+    kind: QuotaKind,
+    units: number,
+    limits: Limits,
+    now: Date,
+    op: string
+  ): Promise<MeterResult> {
+    return this.write(g => this.meterNow(g, rate, id, kind, units, limits, now, op))
   }
 
-  async charge (id: string, kind: QuotaKind, units: number, limits: Limits, now: Date, op: string): Promise<ChargeResult> {
-    return (await this.write((g) => this.meterNow(g, null, id, kind, units, limits, now, op))).charge as ChargeResult
+  async charge (
+    id: string,
+    kind: QuotaKind,
+    units: number,
+    limits: Limits,
+    now: Date,
+    op: string
+  ): Promise<ChargeResult> {
+    return (await this.write(g => this.meterNow(g, null, id, kind, units, limits, now, op))).charge as ChargeResult
   }
 
   /** Runs `run` in the transaction that commits the open group (GATHER_TURNS). */
-  private write<T> (run: (g: Group) => T): Promise<T> {
+  private write<T>(run: (g: Group) => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      if (this.pending.push({ run, resolve: resolve as (v: unknown) => void, reject }) === 1) this.commitAfter(this.gatherTurns)
+      if (this.pending.push({ run, resolve: resolve as (v: unknown) => void, reject }) === 1) { this.commitAfter(this.gatherTurns) }
     })
   }
 
   /** Commits after `turns` more turns of the event loop (setImmediate: the loop does not sleep meanwhile). */
   private commitAfter (turns: number): void {
-    setImmediate(() => { if (turns > 0) this.commitAfter(turns - 1); else this.commit() })
+    setImmediate(() => {
+      if (turns > 0) this.commitAfter(turns - 1)
+      else this.commit()
+    })
   }
 
   private commit (): void {
     const jobs = this.pending
     let out: unknown[]
     try {
-      out = this.groupTx(jobs.map((j) => j.run))
+      out = this.groupTx(jobs.map(j => j.run))
     } catch (err) {
       const now = Date.now()
-      if ((err as { code?: string }).code === 'SQLITE_BUSY' && (this.busySince === 0 || now - this.busySince < this.busyMs)) {
+      if (
+        (err as { code?: string }).code === 'SQLITE_BUSY' &&
+        (this.busySince === 0 || now - this.busySince < this.busyMs)
+      ) {
         // another process writes: the group (and whatever joins it) tries again, first on the
         // next turns, then every millisecond; the rows it read are read again then
         if (this.busySince === 0) this.busySince = now
@@ -211,29 +260,65 @@ export class SqliteStore implements Store {
     for (let i = 0; i < jobs.length; i++) jobs[i]!.resolve(out[i])
   }
 
-  private meterNow (g: Group, rate: RateWindow | null, id: string, kind: QuotaKind, units: number, limits: Limits, now: Date, op: string): MeterResult {
+  private meterNow (
+    g: Group,
+    rate: RateWindow | null,
+    id: string,
+    kind: QuotaKind,
+    units: number,
+    limits: Limits,
+    now: Date,
+    op: string
+  ): MeterResult {
     this.sweepWindows()
     const r = rate === null ? null : g.count(rate.key, rate.windowMs, Date.now())
     if (rate !== null && r !== null && r.current > rate.max) return { rate: r, limited: true, charge: null }
     const p = periods(now)
-    const [d, m] = g.counters(`${id}:${kind}:d:${p.day}`, p.dayReset.getTime() + DAY, `${id}:${kind}:m:${p.month}`, p.monthReset.getTime() + DAY)
+    const [d, m] = g.counters(
+      `${id}:${kind}:d:${p.day}`,
+      p.dayReset.getTime() + DAY,
+      `${id}:${kind}:m:${p.month}`,
+      p.monthReset.getTime() + DAY
+    )
     let refusedBy: ChargeResult['refusedBy']
     if (limits.daily !== null && d.used + units > limits.daily) refusedBy = 'daily'
     else if (limits.monthly !== null && m.used + units > limits.monthly) refusedBy = 'monthly'
     if (refusedBy !== undefined) {
-      return { rate: r, limited: false, charge: { ok: false, refusedBy, daily: counter(d.used, limits.daily, p.dayResetIso), monthly: counter(m.used, limits.monthly, p.monthResetIso) } }
+      return {
+        rate: r,
+        limited: false,
+        charge: {
+          ok: false,
+          refusedBy,
+          daily: counter(d.used, limits.daily, p.dayResetIso),
+          monthly: counter(m.used, limits.monthly, p.monthResetIso)
+        }
+      }
     }
     d.used += units
     m.used += units
     d.dirty = m.dirty = true
     g.history(id, p.day, op, units)
-    return { rate: r, limited: false, charge: { ok: true, daily: counter(d.used, limits.daily, p.dayResetIso), monthly: counter(m.used, limits.monthly, p.monthResetIso) } }
+    return {
+      rate: r,
+      limited: false,
+      charge: {
+        ok: true,
+        daily: counter(d.used, limits.daily, p.dayResetIso),
+        monthly: counter(m.used, limits.monthly, p.monthResetIso)
+      }
+    }
   }
 
   async refund (id: string, kind: QuotaKind, units: number, now: Date, op: string): Promise<void> {
-    await this.write((g) => {
+    await this.write(g => {
       const p = periods(now)
-      const [d, m] = g.counters(`${id}:${kind}:d:${p.day}`, p.dayReset.getTime() + DAY, `${id}:${kind}:m:${p.month}`, p.monthReset.getTime() + DAY)
+      const [d, m] = g.counters(
+        `${id}:${kind}:d:${p.day}`,
+        p.dayReset.getTime() + DAY,
+        `${id}:${kind}:m:${p.month}`,
+        p.monthReset.getTime() + DAY
+      )
       d.used = Math.max(0, d.used - units)
       m.used = Math.max(0, m.used - units)
       d.dirty = m.dirty = true
@@ -244,15 +329,25 @@ export class SqliteStore implements Store {
   async usage (id: string, kind: QuotaKind, limits: Limits, now: Date) {
     const p = periods(now)
     return {
-      daily: counter((one(this.s.get, `${id}:${kind}:d:${p.day}`) as number | undefined) ?? 0, limits.daily, p.dayResetIso),
-      monthly: counter((one(this.s.get, `${id}:${kind}:m:${p.month}`) as number | undefined) ?? 0, limits.monthly, p.monthResetIso)
+      daily: counter(
+        (one(this.s.get, `${id}:${kind}:d:${p.day}`) as number | undefined) ?? 0,
+        limits.daily,
+        p.dayResetIso
+      ),
+      monthly: counter(
+        (one(this.s.get, `${id}:${kind}:m:${p.month}`) as number | undefined) ?? 0,
+        limits.monthly,
+        p.monthResetIso
+      )
     }
   }
 
   async history (id: string, now: Date, days: number): Promise<DayUsage[]> {
     const since = new Date(now.getTime() - (days - 1) * DAY).toISOString().slice(0, 10)
-    const rows = this.q('SELECT day, op, units FROM history WHERE id = ? AND day >= ? AND units > 0 ORDER BY day, op').all(id, since) as Array<DayUsage & { _metadata?: unknown }>
-    return rows.map((r) => ({ day: r.day, op: r.op, units: r.units }))
+    const rows = this.q(
+      'SELECT day, op, units FROM history WHERE id = ? AND day >= ? AND units > 0 ORDER BY day, op'
+    ).all(id, since) as Array<DayUsage & { _metadata?: unknown }>
+    return rows.map(r => ({ day: r.day, op: r.op, units: r.units }))
   }
 
   async ping (): Promise<void> {
@@ -266,4 +361,8 @@ export class SqliteStore implements Store {
   }
 }
 
-interface Job { run: (g: Group) => unknown, resolve: (v: unknown) => void, reject: (e: unknown) => void }
+interface Job {
+  run: (g: Group) => unknown
+  resolve: (v: unknown) => void
+  reject: (e: unknown) => void
+}

@@ -13,7 +13,10 @@ export interface KeyRecord {
   source: 'store' | 'env' | 'dev'
 }
 
-export interface Limits { daily: number | null, monthly: number | null }
+export interface Limits {
+  daily: number | null
+  monthly: number | null
+}
 
 export interface Counter {
   used: number
@@ -32,7 +35,11 @@ export interface ChargeResult {
 }
 
 /** A fixed window of `windowMs` allowing `max` requests, counted under `key`. */
-export interface RateWindow { key: string, windowMs: number, max: number }
+export interface RateWindow {
+  key: string
+  windowMs: number
+  max: number
+}
 
 export interface RateCount {
   /** requests counted in the current window, this one included */
@@ -49,7 +56,11 @@ export interface MeterResult {
   charge: ChargeResult | null
 }
 
-export interface DayUsage { day: string, op: string, units: number }
+export interface DayUsage {
+  day: string
+  op: string
+  units: number
+}
 
 /**
  * What the service needs from a store. Three implementations: sqlite (embedded, the default:
@@ -58,34 +69,58 @@ export interface DayUsage { day: string, op: string, units: number }
  */
 export interface Store {
   readonly kind: 'memory' | 'redis' | 'sqlite'
-  getKeyByHash (hash: string): Promise<KeyRecord | null>
-  putKey (record: KeyRecord): Promise<void>
-  listKeys (): Promise<KeyRecord[]>
+  getKeyByHash(hash: string): Promise<KeyRecord | null>
+  putKey(record: KeyRecord): Promise<void>
+  listKeys(): Promise<KeyRecord[]>
   /** id or key hash; returns the removed record */
-  deleteKey (idOrHash: string): Promise<KeyRecord | null>
+  deleteKey(idOrHash: string): Promise<KeyRecord | null>
   /** atomically charges units against both periods, or nothing if either would go over */
-  charge (id: string, kind: QuotaKind, units: number, limits: Limits, now: Date, op: string, token?: string): Promise<ChargeResult>
+  charge(
+    id: string,
+    kind: QuotaKind,
+    units: number,
+    limits: Limits,
+    now: Date,
+    op: string,
+    token?: string
+  ): Promise<ChargeResult>
   /**
    * Undoes the charge made under `token` if it took place (a charge whose reply was lost may or may
    * not have); a store whose charges cannot be lost has none.
    */
-  undo? (token: string, id: string): Promise<boolean>
+  undo?(token: string, id: string): Promise<boolean>
   /** counts one request in the rate window `key` (started by the first request, `windowMs` long) */
-  hit (key: string, windowMs: number): Promise<RateCount>
+  hit(key: string, windowMs: number): Promise<RateCount>
   /**
    * One atomic step, and on Redis one round trip: counts the request in its rate window and, unless
    * that goes over the window's max, charges it as `charge` does.
    */
-  meter (rate: RateWindow | null, id: string, kind: QuotaKind, units: number, limits: Limits, now: Date, op: string, token?: string): Promise<MeterResult>
-  refund (id: string, kind: QuotaKind, units: number, now: Date, op: string): Promise<void>
-  usage (id: string, kind: QuotaKind, limits: Limits, now: Date): Promise<{ daily: Counter, monthly: Counter }>
+  meter(
+    rate: RateWindow | null,
+    id: string,
+    kind: QuotaKind,
+    units: number,
+    limits: Limits,
+    now: Date,
+    op: string,
+    token?: string
+  ): Promise<MeterResult>
+  refund(id: string, kind: QuotaKind, units: number, now: Date, op: string): Promise<void>
+  usage(id: string, kind: QuotaKind, limits: Limits, now: Date): Promise<{ daily: Counter; monthly: Counter }>
   /** per operation and UTC day, the last `days` days */
-  history (id: string, now: Date, days: number): Promise<DayUsage[]>
-  ping (): Promise<void>
-  close (): Promise<void>
+  history(id: string, now: Date, days: number): Promise<DayUsage[]>
+  ping(): Promise<void>
+  close(): Promise<void>
 }
 
-export interface Periods { day: string, month: string, dayReset: Date, monthReset: Date, dayResetIso: string, monthResetIso: string }
+export interface Periods {
+  day: string
+  month: string
+  dayReset: Date
+  monthReset: Date
+  dayResetIso: string
+  monthResetIso: string
+}
 
 // Every request asks for the periods of the current time: the last day's answer is kept (it holds
 // for the whole UTC day) instead of building four dates and strings each time.
@@ -99,7 +134,14 @@ export function periods (now: Date): Periods {
   const dayReset = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1))
   const monthReset = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1))
   lastDayStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())
-  lastPeriods = Object.freeze({ day: iso.slice(0, 10), month: iso.slice(0, 7), dayReset, monthReset, dayResetIso: dayReset.toISOString(), monthResetIso: monthReset.toISOString() }) as Periods
+  lastPeriods = Object.freeze({
+    day: iso.slice(0, 10),
+    month: iso.slice(0, 7),
+    dayReset,
+    monthReset,
+    dayResetIso: dayReset.toISOString(),
+    monthResetIso: monthReset.toISOString()
+  }) as Periods
   return lastPeriods
 }
 

@@ -10,7 +10,10 @@ export const NEAR_REPEAT = 3
 const WORD = /[\p{L}\p{M}\p{N}_']+/gu
 const BREAK = /[,;:.!?()]|\b(?:but|however|although|though|while|whereas|except|yet)\b/giu
 
-export interface Span { start: number, end: number }
+export interface Span {
+  start: number
+  end: number
+}
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
@@ -22,10 +25,10 @@ export function findAspect (text: string, aspect: string): Span[] {
   const before = /^[\p{L}\p{N}]/u.test(a) ? '(?<![\\p{L}\\p{N}])' : ''
   const after = /[\p{L}\p{N}]$/u.test(a) ? '(?![\\p{L}\\p{N}])' : ''
   const re = new RegExp(before + pattern + after, 'giu')
-  return [...text.matchAll(re)].map((m) => ({ start: m.index, end: m.index + m[0].length }))
+  return [...text.matchAll(re)].map(m => ({ start: m.index, end: m.index + m[0].length }))
 }
 
-const words = (s: string) => (s.match(WORD) ?? []).map((w) => w.toLowerCase())
+const words = (s: string) => (s.match(WORD) ?? []).map(w => w.toLowerCase())
 
 /** The classifier's input for the aspect at span in text. */
 export function aspectInput (text: string, span: Span): string {
@@ -33,11 +36,14 @@ export function aspectInput (text: string, span: Span): string {
   let to = text.length
   for (const m of text.matchAll(BREAK)) {
     if (m.index + m[0].length <= span.start) from = m.index + m[0].length
-    else if (m.index >= span.end) { to = m.index; break }
+    else if (m.index >= span.end) {
+      to = m.index
+      break
+    }
   }
   const clause = words(text.slice(from, span.start)).concat(words(text.slice(span.end, to)))
   const left = words(text.slice(0, span.start)).slice(-WINDOW)
   const right = words(text.slice(span.end)).slice(0, WINDOW)
-  const near = [...clause.map((w) => 'c_' + w), ...left.map((w) => 'l_' + w), ...right.map((w) => 'r_' + w)]
+  const near = [...clause.map(w => 'c_' + w), ...left.map(w => 'l_' + w), ...right.map(w => 'r_' + w)]
   return [text, ...Array.from({ length: NEAR_REPEAT }, () => near).flat()].join(' ')
 }

@@ -31,7 +31,11 @@ export interface InputCalibration {
 
 /** What the calibration reads of a text: log(1 + its feature tokens), the share of its words with a
  * word vector (0 with none), and for a model that reads a long text in parts, log(its parts) (0: one). */
-export interface InputShape { logTokens: number, known: number, logParts?: number }
+export interface InputShape {
+  logTokens: number
+  known: number
+  logParts?: number
+}
 
 /** The shape of a text, read in `parts` parts (lib/text/text-parts.ts; 1: read whole). */
 export function inputShape (text: string, cfg: FeatureConfig, vectors?: WordVectors, parts = 1): InputShape {
@@ -60,27 +64,42 @@ const EDGE = 1e-7
  * ignores), log(p / (1 - p)) for independent sigmoid scores.
  */
 export function toLogits (p: readonly number[], multiLabel: boolean): number[] {
-  if (multiLabel) return p.map((x) => { const q = Math.min(1 - EDGE, Math.max(EDGE, x)); return Math.log(q / (1 - q)) })
-  return p.map((x) => Math.log(Math.max(TINY, x)))
+  if (multiLabel) {
+    return p.map(x => {
+      const q = Math.min(1 - EDGE, Math.max(EDGE, x))
+      return Math.log(q / (1 - q))
+    })
+  }
+  return p.map(x => Math.log(Math.max(TINY, x)))
 }
 
 export function activate (z: readonly number[], multiLabel: boolean): number[] {
-  if (multiLabel) return z.map((x) => 1 / (1 + Math.exp(-x)))
+  if (multiLabel) return z.map(x => 1 / (1 + Math.exp(-x)))
   let m = -Infinity
   for (const x of z) if (x > m) m = x
-  const e = z.map((x) => Math.exp(x - m))
+  const e = z.map(x => Math.exp(x - m))
   const s = e.reduce((a, b) => a + b, 0)
-  return e.map((x) => x / s)
+  return e.map(x => x / s)
 }
 
 /** One text's scores recalibrated: activate(logits / T(x) + bias + shift(x)). */
-export function recalibrate (p: readonly number[], x: InputShape, params: InputCalibration, multiLabel: boolean): number[] {
+export function recalibrate (
+  p: readonly number[],
+  x: InputShape,
+  params: InputCalibration,
+  multiLabel: boolean
+): number[] {
   const inv = Math.exp(-logTemperature(params, x))
   const shift = multiLabel ? (params.e ?? 0) + (params.f ?? 0) * (x.logTokens - params.tokensCentre) : 0
-  return activate(toLogits(p, multiLabel).map((z, c) => z * inv + (params.bias[c] ?? 0) + shift), multiLabel)
+  return activate(
+    toLogits(p, multiLabel).map((z, c) => z * inv + (params.bias[c] ?? 0) + shift),
+    multiLabel
+  )
 }
 
-type WithCalibration = ModelManifest & { calibration?: { byInput?: InputCalibration, byLanguage?: LanguageCalibration } & Record<string, unknown> }
+type WithCalibration = ModelManifest & {
+  calibration?: { byInput?: InputCalibration; byLanguage?: LanguageCalibration } & Record<string, unknown>
+}
 
 /** The manifest's calibration by input, if it has one. */
 export function inputCalibrationOf (manifest: ModelManifest): InputCalibration | undefined {
@@ -120,20 +139,29 @@ export function languageCalibrationOf (manifest: ModelManifest): LanguageCalibra
 
 /** The temperature a language's scores are divided by (1: none). */
 export function languageTemperature (params: LanguageCalibration | undefined, lang: string): number {
-  return params !== undefined && Object.hasOwn(params.temperature, lang) ? params.temperature[lang] as number : 1
+  return params !== undefined && Object.hasOwn(params.temperature, lang) ? (params.temperature[lang] as number) : 1
 }
 
 /** Why a calibration by language cannot serve a model (every temperature a finite positive number, the kind of scores the model's), or undefined when it can. */
 export function languageCalibrationProblem (params: LanguageCalibration, multiLabel: boolean): string | undefined {
   const bad = Object.entries(params.temperature).find(([, T]) => typeof T !== 'number' || !Number.isFinite(T) || T <= 0)
   if (bad !== undefined) return `the calibration by language has temperature ${String(bad[1])} for ${bad[0]}`
-  if (params.multiLabel !== multiLabel) return `the calibration by language is for ${params.multiLabel ? 'independent' : 'softmax'} scores`
+  if (params.multiLabel !== multiLabel) { return `the calibration by language is for ${params.multiLabel ? 'independent' : 'softmax'} scores` }
   return undefined
 }
 
 /** Rows of scores of texts in one language, recalibrated by its temperature. */
-export function recalibrateLanguage (rows: readonly (readonly number[])[], lang: string, params: LanguageCalibration | undefined): number[][] {
+export function recalibrateLanguage (
+  rows: readonly (readonly number[])[],
+  lang: string,
+  params: LanguageCalibration | undefined
+): number[][] {
   const T = languageTemperature(params, lang)
-  if (T === 1 || params === undefined) return rows.map((p) => [...p])
-  return rows.map((p) => activate(toLogits(p, params.multiLabel).map((z) => z / T), params.multiLabel))
+  if (T === 1 || params === undefined) return rows.map(p => [...p])
+  return rows.map(p =>
+    activate(
+      toLogits(p, params.multiLabel).map(z => z / T),
+      params.multiLabel
+    )
+  )
 }

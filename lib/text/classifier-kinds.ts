@@ -14,13 +14,18 @@ const loadBlendAlone: ModelLoader = async (dir, manifest, tf, ctx) => {
   const store = await scanStore(join(dir, '..', '..'))
   const members = new Map<string, LoadedModel<any, any>>()
   for (const { model } of blendOf(manifest)?.members ?? []) {
-    const info = store.find((i) => i.name === model)
+    const info = store.find(i => i.name === model)
     const load = info === undefined ? undefined : LOADERS[info.manifest.kind]
     if (info === undefined || load === undefined) throw new Error(`blend ${manifest.name}: no classifier ${model}`)
     members.set(model, await load(info.dir, info.manifest, tf, ctx))
   }
-  const blend = await loadBlend(dir, manifest, tf, { ...ctx, model: (name) => members.get(name) })
-  return { ...blend, dispose: () => { for (const m of members.values()) m.dispose() } }
+  const blend = await loadBlend(dir, manifest, tf, { ...ctx, model: name => members.get(name) })
+  return {
+    ...blend,
+    dispose: () => {
+      for (const m of members.values()) m.dispose()
+    }
+  }
 }
 
 const LOADERS: Readonly<Record<string, ModelLoader>> = {
@@ -36,6 +41,6 @@ export const classifierLoader = (kind: string): ModelLoader | undefined => LOADE
 /** the loader of a text classifier's kind; throws for a model of another kind */
 export function loaderOfClassifier (kind: string): ModelLoader {
   const load = LOADERS[kind]
-  if (load === undefined) throw new Error(`a model of kind ${kind} is not a text classifier (${Object.keys(LOADERS).join(', ')})`)
+  if (load === undefined) { throw new Error(`a model of kind ${kind} is not a text classifier (${Object.keys(LOADERS).join(', ')})`) }
   return load
 }

@@ -43,7 +43,10 @@ const YIELD_MS = 15
  * with: the n-gram bag's, or for a model without one, only the sequence's character limit; and the
  * shared word-vector table. */
 export function shapeConfig (cfg: CnnConfig): FeatureConfig {
-  return { ...(cfg.bag ?? { buckets: 1, charNgrams: [], wordBigrams: false, maxFeatures: 1, maxChars: cfg.sequence.maxChars }), vectors: cfg.vectors }
+  return {
+    ...(cfg.bag ?? { buckets: 1, charNgrams: [], wordBigrams: false, maxFeatures: 1, maxChars: cfg.sequence.maxChars }),
+    vectors: cfg.vectors
+  }
 }
 
 /** weights.bin, read once per process for every text worker (lib/text/shared-memory.ts). */
@@ -52,8 +55,11 @@ export async function shareCnnClassifier (dir: string): Promise<Record<string, S
 }
 
 /** The tensors of weights.bin by name: float16 ones as their bits (views of `bytes`), float32 ones decoded. */
-export function cnnTensors (cfg: CnnConfig, bytes: Uint8Array): Map<string, { shape: number[], values: Uint16Array | Float32Array }> {
-  const out = new Map<string, { shape: number[], values: Uint16Array | Float32Array }>()
+export function cnnTensors (
+  cfg: CnnConfig,
+  bytes: Uint8Array
+): Map<string, { shape: number[]; values: Uint16Array | Float32Array }> {
+  const out = new Map<string, { shape: number[]; values: Uint16Array | Float32Array }>()
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   let at = 0
   for (const t of cfg.tensors) {
@@ -82,7 +88,7 @@ type Tensors = ReturnType<typeof cnnTensors>
 export function cnnForward (cfg: CnnConfig, tensors: Tensors, vectors: WordVectors): CnnForward {
   const get: CnnGetter = (name, dtype) => {
     const t = tensors.get(name)
-    if (t === undefined || (dtype === 'float16') !== (t.values instanceof Uint16Array)) throw new Error(`weights: no ${dtype} tensor ${name}`)
+    if (t === undefined || (dtype === 'float16') !== t.values instanceof Uint16Array) { throw new Error(`weights: no ${dtype} tensor ${name}`) }
     return t
   }
   const bag = cfg.bag === undefined ? null : bagPart(cfg.bag, get)
@@ -95,14 +101,17 @@ export function cnnForward (cfg: CnnConfig, tensors: Tensors, vectors: WordVecto
   const outK = get('out.kernel', 'float32')
   const outB = get('out.bias', 'float32').values
   const labels = outK.shape[0] as number
-  if (outK.shape[1] !== width || outB.length !== labels) throw new Error(`out.kernel is ${outK.shape.join(' x ')}, the features are ${width} wide`)
+  if (outK.shape[1] !== width || outB.length !== labels) { throw new Error(`out.kernel is ${outK.shape.join(' x ')}, the features are ${width} wide`) }
   const h = new Float64Array(width)
   const K = outK.values
   // the hot loops read what they capture into locals first: once several models share this code (each
   // worker loads several), V8 no longer bakes one model's captured values into it, and a captured
   // value read inside a loop is read again on every turn
-  return (text) => {
-    const H = h; const W = width; const Kc = K; const Bc = outB
+  return text => {
+    const H = h
+    const W = width
+    const Kc = K
+    const Bc = outB
     bag?.run(text, H, 0)
     conv?.run(text, H, convAt)
     mean?.run(text, H, meanAt)
@@ -117,17 +126,20 @@ export function cnnForward (cfg: CnnConfig, tensors: Tensors, vectors: WordVecto
 }
 
 /** the mean of the float16 rows of the text's hashed n-grams (zeros for a text without any) */
-function bagPart (features: FeatureConfig, get: CnnGetter): { width: number, run: CnnPart } {
+function bagPart (features: FeatureConfig, get: CnnGetter): { width: number; run: CnnPart } {
   const lut = halves()
   const bag = get('bag', 'float16')
   const table = bag.values as Uint16Array
   const dim = bag.shape[1] as number
-  if (bag.shape[0] !== features.buckets) throw new Error(`the bag has ${bag.shape[0]} rows for ${features.buckets} buckets`)
+  if (bag.shape[0] !== features.buckets) { throw new Error(`the bag has ${bag.shape[0]} rows for ${features.buckets} buckets`) }
   const ids = new Int32Array(Math.max(1, features.maxFeatures))
   return {
     width: dim,
     run: (text, h, at) => {
-      const D = dim; const T = table; const L = lut; const I = ids
+      const D = dim
+      const T = table
+      const L = lut
+      const I = ids
       h.fill(0, at, at + D)
       const n = featureIds(text, features, I)
       for (let k = 0; k < n; k++) {
@@ -135,29 +147,37 @@ function bagPart (features: FeatureConfig, get: CnnGetter): { width: number, run
         for (let d = 0; d < D; d++) h[at + d] = (h[at + d] as number) + (L[T[row + d] as number] as number)
       }
       // every feature weighs 1/n, as the trainer's EmbeddingBag was given
-      if (n > 0) { const w = Math.fround(1 / n); for (let d = 0; d < D; d++) h[at + d] = (h[at + d] as number) * w }
+      if (n > 0) {
+        const w = Math.fround(1 / n)
+        for (let d = 0; d < D; d++) h[at + d] = (h[at + d] as number) * w
+      }
     }
   }
 }
 
 /** the convolution over the text's tokens: per width, each filter's largest ReLU output over the windows */
-function convPart (cfg: CnnConfig, get: CnnGetter, vectors: WordVectors): { width: number, run: CnnPart } {
+function convPart (cfg: CnnConfig, get: CnnGetter, vectors: WordVectors): { width: number; run: CnnPart } {
   const { filters: F, widths, sequence: seq } = cfg
   const input = tokenInput(cfg, get, vectors)
   const R = input.width
   // M[c][r]: row c = (width w, offset j, filter f), what a token at offset j of a window adds to filter f
   const offsets: number[] = []
   let C = 0
-  for (const k of widths) { offsets.push(C); C += k * F }
+  for (const k of widths) {
+    offsets.push(C)
+    C += k * F
+  }
   const M = new Float32Array(R * C)
   const bias = new Float32Array(widths.length * F)
   widths.forEach((k, w) => {
     const kernel = get(`conv${k}.kernel`, 'float32')
-    if (kernel.shape.join() !== [F, R, k].join()) throw new Error(`conv${k}.kernel is ${kernel.shape.join(' x ')}, not ${F} x ${R} x ${k}`)
+    if (kernel.shape.join() !== [F, R, k].join()) { throw new Error(`conv${k}.kernel is ${kernel.shape.join(' x ')}, not ${F} x ${R} x ${k}`) }
     const b = get(`conv${k}.bias`, 'float32').values
     for (let f = 0; f < F; f++) {
       bias[w * F + f] = b[f] as number
-      for (let r = 0; r < R; r++) for (let j = 0; j < k; j++) M[((offsets[w] as number) + j * F + f) * R + r] = kernel.values[(f * R + r) * k + j] as number
+      for (let r = 0; r < R; r++) {
+        for (let j = 0; j < k; j++) { M[((offsets[w] as number) + j * F + f) * R + r] = kernel.values[(f * R + r) * k + j] as number }
+      }
     }
   })
   // the parts of the most frequent words (the table's first rows), each computed when a text first
@@ -183,7 +203,10 @@ function convPart (cfg: CnnConfig, get: CnnGetter, vectors: WordVectors): { widt
   const z = new Float64Array(F)
   const partsOf = (id: number, base: number) => {
     const u = input.of(id)
-    const Mc = M; const P = parts; const Rc = R; const Cc = C
+    const Mc = M
+    const P = parts
+    const Rc = R
+    const Cc = C
     for (let c = 0, m = 0; c < Cc; c++) {
       let s = 0
       for (let r = 0; r < Rc; r++, m++) s += (u[r] as number) * (Mc[m] as number)
@@ -194,21 +217,39 @@ function convPart (cfg: CnnConfig, get: CnnGetter, vectors: WordVectors): { widt
     width: widths.length * F,
     run: (text, h, at) => {
       const n = sequenceIds(text, seq, vectors.row, vectors.size, tokens)
-      const Fc = F; const Cc = C; const P = parts; const Z = z; const Bc = bias; const From = from; const Tk = tokens
+      const Fc = F
+      const Cc = C
+      const P = parts
+      const Z = z
+      const Bc = bias
+      const From = from
+      const Tk = tokens
       const me = ++textNo
       for (let t = 0; t < n; t++) {
         const id = Tk[t] as number
         if (id >= common) {
           // a rarer word or a learned row: its slot, unless an earlier token of this text holds it for another
           const r = id % RARE_SLOTS
-          if (rareRow[r] === id) { rareText[r] = me; From[t] = (common + r) * Cc; continue }
-          if (rareText[r] === me) { From[t] = (slots + t) * Cc; partsOf(id, From[t] as number); continue }
+          if (rareRow[r] === id) {
+            rareText[r] = me
+            From[t] = (common + r) * Cc
+            continue
+          }
+          if (rareText[r] === me) {
+            From[t] = (slots + t) * Cc
+            partsOf(id, From[t] as number)
+            continue
+          }
           From[t] = (common + r) * Cc
           partsOf(id, From[t] as number)
-          rareRow[r] = id; rareText[r] = me
+          rareRow[r] = id
+          rareText[r] = me
           continue
         }
-        if (cached[id] === 0) { partsOf(id, id * Cc); cached[id] = 1 }
+        if (cached[id] === 0) {
+          partsOf(id, id * Cc)
+          cached[id] = 1
+        }
         From[t] = id * Cc
       }
       for (let w = 0; w < widths.length; w++) {
@@ -237,40 +278,51 @@ function convPart (cfg: CnnConfig, get: CnnGetter, vectors: WordVectors): { widt
 export function softmax (z: Float64Array): number[] {
   let max = -Infinity
   for (const v of z) if (v > max) max = v
-  const e = Array.from(z, (v) => Math.exp(v - max))
+  const e = Array.from(z, v => Math.exp(v - max))
   const sum = e.reduce((a, b) => a + b, 0)
-  return e.map((v) => v / sum)
+  return e.map(v => v / sum)
 }
 
 /** a text's scores from its logits: the softmax, or for a model of independent scores a sigmoid per label */
 export function cnnScores (z: Float64Array, output: CnnConfig['output']): number[] {
-  return output === 'sigmoid' ? Array.from(z, (v) => 1 / (1 + Math.exp(-v))) : softmax(z)
+  return output === 'sigmoid' ? Array.from(z, v => 1 / (1 + Math.exp(-v))) : softmax(z)
 }
 
 export const loadCnnClassifier: ModelLoader = async (dir, manifest) => {
   const cfg = JSON.parse(await readFile(join(dir, 'weights.json'), 'utf8')) as CnnConfig
-  const bytes = await shared(dir, 'weights', Uint8Array, async () => new Uint8Array(await readFile(join(dir, 'weights.bin'))))
+  const bytes = await shared(
+    dir,
+    'weights',
+    Uint8Array,
+    async () => new Uint8Array(await readFile(join(dir, 'weights.bin')))
+  )
   const vectors = await loadSharedVectors(dir, cfg.vectors)
   const forward = cnnForward(cfg, cnnTensors(cfg, bytes), vectors)
-  const labels = cfg.tensors.find((t) => t.name === 'out.kernel')?.shape[0]
-  if (labels !== manifest.labels.length) throw new Error(`${dir}: ${labels} outputs for ${manifest.labels.length} labels`)
+  const labels = cfg.tensors.find(t => t.name === 'out.kernel')?.shape[0]
+  if (labels !== manifest.labels.length) { throw new Error(`${dir}: ${labels} outputs for ${manifest.labels.length} labels`) }
   // calibration by input (lib/text/calibration.ts), when the manifest has it: each text's scores are
   // rescaled by a temperature of its own (its token count and share of words with a word vector)
   const byInput = inputCalibrationOf(manifest)
-  if (byInput !== undefined && byInput.bias.length !== labels) throw new Error(`${dir}: the calibration by input has ${byInput.bias.length} label biases for ${labels} labels`)
+  if (byInput !== undefined && byInput.bias.length !== labels) { throw new Error(`${dir}: the calibration by input has ${byInput.bias.length} label biases for ${labels} labels`) }
   const shape = shapeConfig(cfg)
   const multi = cfg.output === 'sigmoid'
   const loaded: LoadedModel<string, number[]> = {
     manifest,
-    predict: async (texts) => {
+    predict: async texts => {
       const out: number[][] = []
       let since = performance.now()
       for (let i = 0; i < texts.length; i++) {
-        if (performance.now() - since >= YIELD_MS) { await new Promise<void>((resolve) => setImmediate(resolve)); since = performance.now() }
+        if (performance.now() - since >= YIELD_MS) {
+          await new Promise<void>(resolve => setImmediate(resolve))
+          since = performance.now()
+        }
         // a long text read in parts: its parts are found once, for the pass and for the calibration
-        const text = texts[i] as string; const parts = cfg.parts === undefined ? undefined : textParts(text, cfg.parts)
+        const text = texts[i] as string
+        const parts = cfg.parts === undefined ? undefined : textParts(text, cfg.parts)
         const p = cnnScores(parts === undefined ? forward(text) : meanOfParts(forward, parts), cfg.output)
-        out.push(byInput === undefined ? p : recalibrate(p, inputShape(text, shape, vectors, parts?.length), byInput, multi))
+        out.push(
+          byInput === undefined ? p : recalibrate(p, inputShape(text, shape, vectors, parts?.length), byInput, multi)
+        )
       }
       return out
     },

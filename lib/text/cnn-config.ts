@@ -4,7 +4,11 @@ import type { FeatureConfig } from './features.js'
 import type { SequenceConfig } from './cnn-tokens.js'
 import type { PartsConfig } from './text-parts.js'
 
-export interface CnnTensor { name: string, shape: number[], dtype: 'float16' | 'float32' }
+export interface CnnTensor {
+  name: string
+  shape: number[]
+  dtype: 'float16' | 'float32'
+}
 /** weights.json: the model's configuration and the tensors of weights.bin, in file order */
 export interface CnnConfig {
   /** the hashed n-gram bag's features (absent: no bag) */
@@ -21,7 +25,7 @@ export interface CnnConfig {
    * the word-vector input (these features' lib/text/sentence-input.ts) through `hidden` ReLU units
    * (mean.kernel [hidden, input], mean.bias); none when absent
    */
-  mean?: { features: FeatureConfig, hidden: number }
+  mean?: { features: FeatureConfig; hidden: number }
   /** softmax over the labels (absent), or an independent sigmoid per label */
   output?: 'softmax' | 'sigmoid'
   /**

@@ -7,7 +7,10 @@ import { vectorWords } from './word-vectors.js'
 import type { CnnConfig } from './cnn-config.js'
 
 /** a tensor of weights.bin by name, of the given type (throws when it is missing or of another type) */
-export type CnnGetter = (name: string, dtype: 'float16' | 'float32') => { shape: number[], values: Uint16Array | Float32Array }
+export type CnnGetter = (
+  name: string,
+  dtype: 'float16' | 'float32'
+) => { shape: number[]; values: Uint16Array | Float32Array }
 /** writes a part of the features of `text` into h from `at` */
 export type CnnPart = (text: string, h: Float64Array, at: number) => void
 
@@ -23,12 +26,16 @@ export const RARE_SLOTS = 4096
  * vector, divided by |s|: each word's product is computed once per thread (for the most frequent
  * words) and a text costs a sum over its words, not a [hidden x input] product.
  */
-export function meanPart (mean: NonNullable<CnnConfig['mean']>, get: CnnGetter, vectors: WordVectors): { width: number, run: CnnPart } {
+export function meanPart (
+  mean: NonNullable<CnnConfig['mean']>,
+  get: CnnGetter,
+  vectors: WordVectors
+): { width: number; run: CnnPart } {
   const kernel = get('mean.kernel', 'float32')
   const b = get('mean.bias', 'float32').values
   const D = inputDim(mean.features, vectors)
   const H = mean.hidden
-  if (kernel.shape.join() !== [H, D].join() || b.length !== H) throw new Error(`mean.kernel is ${kernel.shape.join(' x ')}, not ${H} x ${D}`)
+  if (kernel.shape.join() !== [H, D].join() || b.length !== H) { throw new Error(`mean.kernel is ${kernel.shape.join(' x ')}, not ${H} x ${D}`) }
   const K = kernel.values
   const V = vectors.dim
   // the input's groups: every word, and the negated words when the features ask for them
@@ -45,8 +52,11 @@ export function meanPart (mean: NonNullable<CnnConfig['mean']>, get: CnnGetter, 
   const acc = new Float64Array(H)
   /** group g's columns of the kernel times a row's vector (as float32 values, however long they are kept, so that a text's answer never depends on which texts came before) */
   const partOf = (row: number, g: number): Float32Array => {
-    const Hc = H; const Vc = V; const Dc = D; const Kc = K
-    const rare = row < common ? -1 : g * RARE_SLOTS + row % RARE_SLOTS
+    const Hc = H
+    const Vc = V
+    const Dc = D
+    const Kc = K
+    const rare = row < common ? -1 : g * RARE_SLOTS + (row % RARE_SLOTS)
     const slot = rare < 0 ? g * common + row : rareAt + rare
     const into = parts.subarray(slot * Hc, (slot + 1) * Hc)
     if (rare < 0 ? cached[slot] === 1 : rareRow[rare] === row) return into
@@ -64,8 +74,12 @@ export function meanPart (mean: NonNullable<CnnConfig['mean']>, get: CnnGetter, 
   const out = new Float64Array(H)
   /** adds group g's contribution of these words to out: (kernel . s) / |s|, nothing when no word is known */
   const group = (words: readonly string[], g: number) => {
-    const Hc = H; const Vc = V; const S = s; const A = acc
-    S.fill(0); A.fill(0)
+    const Hc = H
+    const Vc = V
+    const S = s
+    const A = acc
+    S.fill(0)
+    A.fill(0)
     for (const w of words) {
       const r = vectors.row(w)
       if (r < 0) continue
@@ -83,7 +97,9 @@ export function meanPart (mean: NonNullable<CnnConfig['mean']>, get: CnnGetter, 
   return {
     width: H,
     run: (text, h, at) => {
-      const Hc = H; const Bc = b; const O = out
+      const Hc = H
+      const Bc = b
+      const O = out
       O.fill(0)
       group(vectorWords(text, mean.features.maxChars), 0)
       if (groups === 2) group(negatedWords(text, mean.features.maxChars), 1)
@@ -96,12 +112,16 @@ export function meanPart (mean: NonNullable<CnnConfig['mean']>, get: CnnGetter, 
 }
 
 /** what the convolution reads for a token id: its word vector (times vectorScale) or learned row, projected when the model has proj.kernel */
-export function tokenInput (cfg: CnnConfig, get: CnnGetter, vectors: WordVectors): { width: number, of: (id: number) => Float64Array } {
+export function tokenInput (
+  cfg: CnnConfig,
+  get: CnnGetter,
+  vectors: WordVectors
+): { width: number; of: (id: number) => Float64Array } {
   const lut = halves()
   const D = vectors.dim
   const oov = get('oov', 'float16')
   const table = oov.values as Uint16Array
-  if (oov.shape[0] !== cfg.sequence.oovBuckets || oov.shape[1] !== D) throw new Error(`the oov table is ${oov.shape.join(' x ')}, not ${cfg.sequence.oovBuckets} x ${D}`)
+  if (oov.shape[0] !== cfg.sequence.oovBuckets || oov.shape[1] !== D) { throw new Error(`the oov table is ${oov.shape.join(' x ')}, not ${cfg.sequence.oovBuckets} x ${D}`) }
   const x = new Float64Array(D)
   const vectorOf = (id: number) => {
     x.fill(0)
@@ -109,7 +129,7 @@ export function tokenInput (cfg: CnnConfig, get: CnnGetter, vectors: WordVectors
     else for (let d = 0, at = (id - vectors.size) * D; d < D; d++, at++) x[d] = lut[table[at] as number] as number
     return x
   }
-  const proj = cfg.tensors.some((t) => t.name === 'proj.kernel') ? get('proj.kernel', 'float32') : undefined
+  const proj = cfg.tensors.some(t => t.name === 'proj.kernel') ? get('proj.kernel', 'float32') : undefined
   if (proj === undefined) return { width: D, of: vectorOf }
   if (proj.shape[1] !== D) throw new Error(`proj.kernel is ${proj.shape.join(' x ')}, the vectors have ${D} dimensions`)
   const R = proj.shape[0] as number
@@ -121,7 +141,7 @@ export function tokenInput (cfg: CnnConfig, get: CnnGetter, vectors: WordVectors
   const u = new Float64Array(R)
   return {
     width: R,
-    of: (id) => {
+    of: id => {
       const at = id * R
       if (done[id] === 0) {
         vectorOf(id)

@@ -37,7 +37,13 @@ export function sequenceTokens (text: string, cfg: Pick<SequenceConfig, 'maxChar
  * Writes the text's token ids into `out` (at least cfg.maxTokens long) and returns how many: a
  * token's row in the table (`row`, -1 when absent), else size + its hashed bucket.
  */
-export function sequenceIds (text: string, cfg: SequenceConfig, row: (word: string) => number, size: number, out: Int32Array): number {
+export function sequenceIds (
+  text: string,
+  cfg: SequenceConfig,
+  row: (word: string) => number,
+  size: number,
+  out: Int32Array
+): number {
   let n = 0
   for (const tok of sequenceTokens(text, cfg)) {
     const r = row(tok)

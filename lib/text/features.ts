@@ -25,7 +25,9 @@ const USER_RE = /@\w+/g
 const TOKEN_RE = /[\p{L}\p{M}\p{N}_']+|[^\s\p{L}\p{M}\p{N}_']/gu
 
 export function tokens (text: string, maxChars: number): string[] {
-  const s = text.slice(0, maxChars).toLowerCase()
+  const s = text
+    .slice(0, maxChars)
+    .toLowerCase()
     .replace(URL_RE, ' xxurl ')
     .replace(USER_RE, ' xxuser ')
     .replace(/\d/g, '0')
@@ -58,7 +60,7 @@ export function featureIds (text: string, cfg: FeatureConfig, out: Int32Array): 
   const toks = tokens(text, cfg.maxChars)
   const max = cfg.maxFeatures
   let n = 0
-  const [lo, hi] = cfg.charNgrams.length === 2 ? cfg.charNgrams as [number, number] : [0, -1]
+  const [lo, hi] = cfg.charNgrams.length === 2 ? (cfg.charNgrams as [number, number]) : [0, -1]
   const negated = cfg.negation === true ? negationScope(toks) : undefined
   for (let i = 0; i < toks.length && n < max; i++) {
     const t = toks[i] as string
@@ -79,7 +81,7 @@ export function featureIds (text: string, cfg: FeatureConfig, out: Int32Array): 
 }
 
 /** Feature ids with equal weights summing to 1 (the model averages their vectors). */
-export function featurise (text: string, cfg: FeatureConfig): { ids: Int32Array, weights: Float32Array } {
+export function featurise (text: string, cfg: FeatureConfig): { ids: Int32Array; weights: Float32Array } {
   const buf = new Int32Array(Math.max(1, cfg.maxFeatures))
   const n = featureIds(text, cfg, buf)
   const ids = buf.slice(0, n === 0 ? 1 : n)
@@ -89,11 +91,17 @@ export function featurise (text: string, cfg: FeatureConfig): { ids: Int32Array,
 }
 
 /** A batch as padded [batch, width] arrays; width is the longest text's feature count. */
-export function featuriseBatch (texts: string[], cfg: FeatureConfig): { ids: Int32Array, weights: Float32Array, width: number } {
-  const rows = texts.map((t) => featurise(t, cfg))
-  const width = Math.max(1, ...rows.map((r) => r.ids.length))
+export function featuriseBatch (
+  texts: string[],
+  cfg: FeatureConfig
+): { ids: Int32Array; weights: Float32Array; width: number } {
+  const rows = texts.map(t => featurise(t, cfg))
+  const width = Math.max(1, ...rows.map(r => r.ids.length))
   const ids = new Int32Array(texts.length * width)
   const weights = new Float32Array(texts.length * width)
-  rows.forEach((r, i) => { ids.set(r.ids, i * width); weights.set(r.weights, i * width) })
+  rows.forEach((r, i) => {
+    ids.set(r.ids, i * width)
+    weights.set(r.weights, i * width)
+  })
   return { ids, weights, width }
 }

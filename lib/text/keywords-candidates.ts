@@ -53,8 +53,8 @@ export function analyse (raw: string): Analysed {
   const { chunks, heads } = chunk(toks)
   const stemCount = new Map<string, number>()
   for (const t of toks) if (usable(t)) for (const s of t.stems) stemCount.set(s, (stemCount.get(s) ?? 0) + 1)
-  const firstSentenceEnd = toks.findIndex((t) => t.sentence > 0)
-  const firstLineEnd = toks.findIndex((t) => t.line > 0)
+  const firstSentenceEnd = toks.findIndex(t => t.sentence > 0)
+  const firstLineEnd = toks.findIndex(t => t.line > 0)
   return {
     tokens: toks.length,
     sentences: (toks[toks.length - 1]?.sentence ?? 0) + 1,
@@ -71,7 +71,7 @@ export function analyse (raw: string): Analysed {
  * learning", "matching problem") and a gerund may close a noun compound ("constraint handling");
  * `heads[i]` says whether a phrase may end on token i.
  */
-function chunk (toks: Token[]): { chunks: Array<[number, number]>, heads: boolean[] } {
+function chunk (toks: Token[]): { chunks: Array<[number, number]>; heads: boolean[] } {
   const chunks: Array<[number, number]> = []
   let start = -1
   const head = (i: number) => {
@@ -81,11 +81,21 @@ function chunk (toks: Token[]): { chunks: Array<[number, number]>, heads: boolea
   const heads: boolean[] = []
   for (let i = 0; i <= toks.length; i++) {
     const t = toks[i]
-    const modifier = t !== undefined && (t.pos === 'VBN' || t.pos === 'VBG') && !t.stop && toks[i + 1] !== undefined && usable(toks[i + 1] as Token)
-    const ok = t !== undefined && (usable(t) || modifier || (t.pos === 'VBG' && !t.stop && start >= 0 && HEAD.has((toks[i - 1] as Token).pos)))
+    const modifier =
+      t !== undefined &&
+      (t.pos === 'VBN' || t.pos === 'VBG') &&
+      !t.stop &&
+      toks[i + 1] !== undefined &&
+      usable(toks[i + 1] as Token)
+    const ok =
+      t !== undefined &&
+      (usable(t) || modifier || (t.pos === 'VBG' && !t.stop && start >= 0 && HEAD.has((toks[i - 1] as Token).pos)))
     if (ok && start < 0) start = i
     if (ok) heads[i] = head(i)
-    if (!ok && start >= 0) { chunks.push([start, i]); start = -1 }
+    if (!ok && start >= 0) {
+      chunks.push([start, i])
+      start = -1
+    }
   }
   return { chunks, heads }
 }
@@ -98,12 +108,12 @@ function candidate (key: string, span: Token[], of: boolean): Candidate {
     words: span.reduce((s, t) => s + t.stems.length, 0),
     starts: [],
     maximal: false,
-    capitalised: span.filter((t) => !t.sentenceStart && /^\p{Lu}/u.test(t.text)).length / span.length,
-    acronym: span.some((t) => t.text.length > 1 && /^[\p{Lu}\d-]+$/u.test(t.text)),
-    proper: span.some((t) => t.pos === 'PROPN'),
+    capitalised: span.filter(t => !t.sentenceStart && /^\p{Lu}/u.test(t.text)).length / span.length,
+    acronym: span.some(t => t.text.length > 1 && /^[\p{Lu}\d-]+$/u.test(t.text)),
+    proper: span.some(t => t.pos === 'PROPN'),
     startsAdj: span[0]?.pos === 'ADJ' || span[0]?.pos === 'VBN',
     of,
-    gerund: span.some((t) => t.pos === 'VBG'),
+    gerund: span.some(t => t.pos === 'VBG'),
     definesAcronym: false,
     afterDeterminer: 0,
     beforeOf: 0
@@ -112,14 +122,14 @@ function candidate (key: string, span: Token[], of: boolean): Candidate {
 
 /** Every phrase of the chunks that ends on a head, and "X of Y" across two chunks, one candidate per stem key. */
 function candidates (toks: Token[], chunks: Array<[number, number]>, heads: boolean[]): Candidate[] {
-  const lowerSeen = new Set(toks.filter((t) => !/\p{Lu}/u.test(t.text)).map((t) => t.text))
+  const lowerSeen = new Set(toks.filter(t => !/\p{Lu}/u.test(t.text)).map(t => t.text))
   // a sentence-initial capital is not part of the phrase, unless the word is a name
   const plain = (t: Token) => t.pos !== 'PROPN' || lowerSeen.has(t.text.toLowerCase())
   const lowered = (t: Token) => t.sentenceStart && /^\p{Lu}\p{Ll}*$/u.test(t.text) && plain(t)
   // each token's part of a key and of a surface form, computed once
-  const keyOf = toks.map((t) => t.stems.join(' '))
-  const shownOf = toks.map((t) => lowered(t) ? t.text.toLowerCase() : t.text)
-  const lower = toks.map((t) => t.text.toLowerCase())
+  const keyOf = toks.map(t => t.stems.join(' '))
+  const shownOf = toks.map(t => (lowered(t) ? t.text.toLowerCase() : t.text))
+  const lower = toks.map(t => t.text.toLowerCase())
   const byKey = new Map<string, Candidate>()
   const surfaceCount = new Map<string, Map<string, number>>()
   const add = (a: number, b: number, key: string, surface: string, maximal: boolean, of = false) => {
@@ -144,8 +154,8 @@ function candidates (toks: Token[], chunks: Array<[number, number]>, heads: bool
       let key = ''
       let surface = ''
       for (let j = i + 1; j <= Math.min(b, i + MAX_WORDS); j++) {
-        key = j === i + 1 ? keyOf[i] as string : `${key} ${keyOf[j - 1] as string}`
-        surface = j === i + 1 ? shownOf[i] as string : `${surface} ${shownOf[j - 1] as string}`
+        key = j === i + 1 ? (keyOf[i] as string) : `${key} ${keyOf[j - 1] as string}`
+        surface = j === i + 1 ? (shownOf[i] as string) : `${surface} ${shownOf[j - 1] as string}`
         if (heads[j - 1] !== true) continue
         add(i, j, key, surface, i === a && j === b)
       }
@@ -182,8 +192,10 @@ function positionRank (toks: Token[], window = 6, iterations = 20, damping = 0.8
   const rank = new Map<string, number>()
   if (n === 0) return rank
   const bias = new Float64Array(n)
-  const ids = seq.map((s) => index.get(s) as number)
-  ids.forEach((id, p) => { bias[id]! += 1 / (p + 1) })
+  const ids = seq.map(s => index.get(s) as number)
+  ids.forEach((id, p) => {
+    bias[id]! += 1 / (p + 1)
+  })
   const bsum = bias.reduce((a, b) => a + b, 0)
   for (let i = 0; i < n; i++) bias[i]! /= bsum
   // the weighted edges grouped by their first word, in the order words and their neighbours first
@@ -194,8 +206,15 @@ function positionRank (toks: Token[], window = 6, iterations = 20, damping = 0.8
   const order: number[] = []
   const link = (a: number, b: number) => {
     const at = slot.get(a, b)
-    if (at >= 0) { (weights[a] as number[])[at]!++; return }
-    if (nbrs[a] === undefined) { nbrs[a] = []; weights[a] = []; order.push(a) }
+    if (at >= 0) {
+      ;(weights[a] as number[])[at]!++
+      return
+    }
+    if (nbrs[a] === undefined) {
+      nbrs[a] = []
+      weights[a] = []
+      order.push(a)
+    }
     slot.set(a, b, (nbrs[a] as number[]).length)
     ;(nbrs[a] as number[]).push(b)
     ;(weights[a] as number[]).push(1)
@@ -227,7 +246,7 @@ function positionRank (toks: Token[], window = 6, iterations = 20, damping = 0.8
     let share = 0
     for (let e = 0; e < src.length; e++) {
       const a = src[e] as number
-      if (e === 0 || a !== src[e - 1]) share = damping * (r[a] as number) / (outSum[a] as number)
+      if (e === 0 || a !== src[e - 1]) share = (damping * (r[a] as number)) / (outSum[a] as number)
       next[dst[e] as number]! += share * (w[e] as number)
     }
     r = next
@@ -244,7 +263,10 @@ class PairSlots {
   private readonly keys: Int32Array
   private readonly values: Int32Array
   private readonly mask: number
-  constructor (private readonly n: number, pairs: number) {
+  constructor (
+    private readonly n: number,
+    pairs: number
+  ) {
     if (n > 46_340) throw new Error(`too many words for PairSlots: ${n}`)
     let size = 1024
     while (size < pairs * 2) size *= 2
@@ -254,14 +276,14 @@ class PairSlots {
   }
 
   private find (key: number): number {
-    let i = Math.imul(key, 0x9e3779b1) >>> 0 & this.mask
+    let i = (Math.imul(key, 0x9e3779b1) >>> 0) & this.mask
     while (this.keys[i] !== -1 && this.keys[i] !== key) i = (i + 1) & this.mask
     return i
   }
 
   get (a: number, b: number): number {
     const i = this.find(a * this.n + b)
-    return this.keys[i] === -1 ? -1 : this.values[i] as number
+    return this.keys[i] === -1 ? -1 : (this.values[i] as number)
   }
 
   set (a: number, b: number, value: number): void {

@@ -19,14 +19,51 @@ export interface KeywordTables {
 }
 
 export const FEATURES = [
-  'first position', 'log first index', 'in first sentence', 'log frequency', 'frequency per 100 tokens',
-  'one word', 'two words', 'three words', 'four+ words', 'mean idf', 'min idf', 'max idf', 'tf-idf',
-  'log keyphraseness', 'keyphraseness ratio', 'known phrase', 'mean word keyphraseness', 'min word keyphraseness',
-  'head keyphraseness', 'log head frequency', 'mean word frequency', 'capitalised', 'acronym', 'proper noun',
-  'spread', 'maximal chunk', 'log containing candidates', 'rank sum', 'rank mean', 'log tokens', 'starts with adjective',
-  'first-sentence frequency', 'x of y', 'gerund', 'mean word keyphrase rate', 'min word keyphrase rate',
-  'head keyphrase rate', 'best part keyphraseness', 'in first line', 'defines acronym', 'after determiner share',
-  'before of share', 'tf-idf place in document', 'rank sum place in document', 'keyphraseness place in document'
+  'first position',
+  'log first index',
+  'in first sentence',
+  'log frequency',
+  'frequency per 100 tokens',
+  'one word',
+  'two words',
+  'three words',
+  'four+ words',
+  'mean idf',
+  'min idf',
+  'max idf',
+  'tf-idf',
+  'log keyphraseness',
+  'keyphraseness ratio',
+  'known phrase',
+  'mean word keyphraseness',
+  'min word keyphraseness',
+  'head keyphraseness',
+  'log head frequency',
+  'mean word frequency',
+  'capitalised',
+  'acronym',
+  'proper noun',
+  'spread',
+  'maximal chunk',
+  'log containing candidates',
+  'rank sum',
+  'rank mean',
+  'log tokens',
+  'starts with adjective',
+  'first-sentence frequency',
+  'x of y',
+  'gerund',
+  'mean word keyphrase rate',
+  'min word keyphrase rate',
+  'head keyphrase rate',
+  'best part keyphraseness',
+  'in first line',
+  'defines acronym',
+  'after determiner share',
+  'before of share',
+  'tf-idf place in document',
+  'rank sum place in document',
+  'keyphraseness place in document'
 ] as const
 
 const PER = 1000
@@ -37,8 +74,18 @@ function own<T> (rec: Record<string, T>, key: string): T | undefined {
 }
 
 /** A word stem's figures, the same for every candidate of a document that holds it. */
-interface WordStats { idf: number, keyness: number, rate: number, rank: number, count: number }
-interface DocStats { containing: Map<string, number>, scale: number, word: (stem: string) => WordStats }
+interface WordStats {
+  idf: number
+  keyness: number
+  rate: number
+  rank: number
+  count: number
+}
+interface DocStats {
+  containing: Map<string, number>
+  scale: number
+  word: (stem: string) => WordStats
+}
 
 /** One row of FEATURES per candidate. */
 export function featurise (a: Analysed, tables: KeywordTables): Float32Array[] {
@@ -62,7 +109,7 @@ export function featurise (a: Analysed, tables: KeywordTables): Float32Array[] {
     return w
   }
   const doc: DocStats = { containing: containingCounts(a.candidates), scale, word }
-  return placeInDocument(a.candidates.map((c) => candidateRow(c, a, tables, doc)))
+  return placeInDocument(a.candidates.map(c => candidateRow(c, a, tables, doc)))
 }
 
 /** How many candidates contain each key: specific phrases inside general ones tend to be keys. */
@@ -88,13 +135,13 @@ function candidateRow (c: Candidate, a: Analysed, tables: KeywordTables, doc: Do
   const T = Math.max(1, a.tokens)
   const stems = c.key.split(' ')
   const ws = stems.map(doc.word)
-  const idfs = ws.map((w) => w.idf)
+  const idfs = ws.map(w => w.idf)
   const meanIdf = idfs.reduce((x, y) => x + y, 0) / idfs.length
   const tf = c.starts.length
   const first = c.starts[0] as number
   const last = c.starts[c.starts.length - 1] as number
   const ph = own(tables.phrase, c.key)
-  const wk = ws.map((w) => w.keyness)
+  const wk = ws.map(w => w.keyness)
   const head = stems[stems.length - 1] as string
   const rankSum = ws.reduce((x, w) => x + w.rank, 0)
   const wordFreq = ws.reduce((x, w) => x + w.count, 0) / stems.length
@@ -102,7 +149,7 @@ function candidateRow (c: Candidate, a: Analysed, tables: KeywordTables, doc: Do
   for (const s of c.starts) if (s < a.firstSentenceEnd) inFirst++
   // of the documents where a word occurs, how often it is part of a keyphrase
   const rate = (n: number | undefined, s: string) => (n ?? 0) / ((own(tables.wordDf, s) ?? 0) + 2)
-  const rates = ws.map((w) => w.rate)
+  const rates = ws.map(w => w.rate)
   let part = 0
   for (let i = 0; i < stems.length; i++) {
     for (let j = i + 1; j <= stems.length; j++) {
@@ -114,7 +161,7 @@ function candidateRow (c: Candidate, a: Analysed, tables: KeywordTables, doc: Do
     Math.log1p(first),
     first < a.firstSentenceEnd ? 1 : 0,
     Math.log1p(tf),
-    tf * 100 / T,
+    (tf * 100) / T,
     c.words === 1 ? 1 : 0,
     c.words === 2 ? 1 : 0,
     c.words === 3 ? 1 : 0,
@@ -152,17 +199,23 @@ function candidateRow (c: Candidate, a: Analysed, tables: KeywordTables, doc: Do
     c.definesAcronym ? 1 : 0,
     c.afterDeterminer / tf,
     c.beforeOf / tf,
-    0, 0, 0
+    0,
+    0,
+    0
   ])
 }
 
 /** Where each candidate stands among this document's own candidates, whatever the document's length. */
 function placeInDocument (rows: Float32Array[]): Float32Array[] {
-  const RELATIVE = ['tf-idf', 'rank sum', 'log keyphraseness'].map((f) => FEATURES.indexOf(f as typeof FEATURES[number]))
+  const RELATIVE = ['tf-idf', 'rank sum', 'log keyphraseness'].map(f =>
+    FEATURES.indexOf(f as (typeof FEATURES)[number])
+  )
   RELATIVE.forEach((from, r) => {
     const to = FEATURES.length - RELATIVE.length + r
     const order = rows.map((row, i) => [row[from] as number, i] as const).sort((x, y) => y[0] - x[0])
-    order.forEach(([, i], place) => { (rows[i] as Float32Array)[to] = place / Math.max(1, rows.length - 1) })
+    order.forEach(([, i], place) => {
+      ;(rows[i] as Float32Array)[to] = place / Math.max(1, rows.length - 1)
+    })
   })
   return rows
 }
@@ -173,7 +226,8 @@ function placeInDocument (rows: Float32Array[]): Float32Array[] {
  * vector machines", reads better but cost 0.003-0.007 F1@10 on Inspec, whose gold lists keep such
  * parts: not done.)
  */
-export function rankCandidates (a: Analysed, scores: ArrayLike<number>): Array<{ candidate: Candidate, score: number }> {
-  return a.candidates.map((candidate, i) => ({ candidate, score: scores[i] as number }))
+export function rankCandidates (a: Analysed, scores: ArrayLike<number>): Array<{ candidate: Candidate; score: number }> {
+  return a.candidates
+    .map((candidate, i) => ({ candidate, score: scores[i] as number }))
     .sort((x, y) => y.score - x.score || (x.candidate.key < y.candidate.key ? -1 : 1))
 }

@@ -57,17 +57,29 @@ export function tokenise (text: string): Token[] {
   const stopFlags = doc.tokens().out(its.stopWordFlag) as unknown as boolean[]
   const sentOf = new Int32Array(words.length)
   const spans = doc.sentences().out(its.span) as unknown as Array<[number, number]>
-  spans.forEach(([a, b], s) => { for (let i = a; i <= b && i < words.length; i++) sentOf[i] = s })
+  spans.forEach(([a, b], s) => {
+    for (let i = a; i <= b && i < words.length; i++) sentOf[i] = s
+  })
   const out: Token[] = []
   let line = 0
   for (let i = 0; i < words.length; i++) {
     const w = words[i] as string
     const p = pos[i] as string
     if ((spaces[i] as string).includes('\n')) line++
-    if (p === 'SPACE') { if (w.includes('\n')) line++; continue }
+    if (p === 'SPACE') {
+      if (w.includes('\n')) line++
+      continue
+    }
     const prev = out[out.length - 1]
-    const glued = w === '-' && prev !== undefined && spaces[i] === '' && spaces[i + 1] === '' &&
-      i + 1 < words.length && WORDLIKE.test(prev.text) && WORDLIKE.test(words[i + 1] as string) && sentOf[i + 1] === prev.sentence
+    const glued =
+      w === '-' &&
+      prev !== undefined &&
+      spaces[i] === '' &&
+      spaces[i + 1] === '' &&
+      i + 1 < words.length &&
+      WORDLIKE.test(prev.text) &&
+      WORDLIKE.test(words[i + 1] as string) &&
+      sentOf[i + 1] === prev.sentence
     if (glued) {
       const next = words[i + 1] as string
       const np = pos[i + 1] as string
@@ -80,8 +92,14 @@ export function tokenise (text: string): Token[] {
       continue
     }
     // a name with an inner dot ("Bol.com"), which wink-nlp cuts in three, even across a sentence break it guesses
-    const dotted = w === '.' && prev !== undefined && spaces[i] === '' && spaces[i + 1] === '' && i + 1 < words.length &&
-      DOTTED.test(prev.text) && DOTTED.test(words[i + 1] as string)
+    const dotted =
+      w === '.' &&
+      prev !== undefined &&
+      spaces[i] === '' &&
+      spaces[i + 1] === '' &&
+      i + 1 < words.length &&
+      DOTTED.test(prev.text) &&
+      DOTTED.test(words[i + 1] as string)
     if (dotted) {
       prev.text += '.' + (words[i + 1] as string)
       prev.stems.push(stem(words[i + 1] as string))
@@ -93,7 +111,7 @@ export function tokenise (text: string): Token[] {
     const sentence = sentOf[i] as number
     out.push({
       text: w,
-      pos: p === 'VERB' && /^[a-z]/.test(w) ? /ed$/.test(w) ? 'VBN' : /ing$/.test(w) ? 'VBG' : p : p,
+      pos: p === 'VERB' && /^[a-z]/.test(w) ? (/ed$/.test(w) ? 'VBN' : /ing$/.test(w) ? 'VBG' : p) : p,
       stems: [stem(w)],
       sentence,
       sentenceStart: prev === undefined || prev.sentence !== sentence,
@@ -111,5 +129,8 @@ export function usable (t: Token): boolean {
 
 /** The stem key of any phrase (gold keyphrases go through here too): stems of its words, spaced. */
 export function phraseKey (phrase: string): string {
-  return tokenise(phrase).filter((t) => WORDLIKE.test(t.text) || /\d/.test(t.text)).flatMap((t) => t.stems).join(' ')
+  return tokenise(phrase)
+    .filter(t => WORDLIKE.test(t.text) || /\d/.test(t.text))
+    .flatMap(t => t.stems)
+    .join(' ')
 }

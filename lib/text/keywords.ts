@@ -11,10 +11,21 @@ import { analyse, MAX_CHARS, type Analysed } from './keywords-candidates.js'
 import { featurise, FEATURES, rankCandidates, type KeywordTables } from './keywords-features.js'
 import { getNlp } from './keywords-tokens.js'
 
-export interface Keyword { keyword: string, confidence_score: number }
-export interface KeywordInput { text: string, lang: string }
+export interface Keyword {
+  keyword: string
+  confidence_score: number
+}
+export interface KeywordInput {
+  text: string
+  lang: string
+}
 
-interface Config { features: string[], mean: number[], std: number[], tables: KeywordTables }
+interface Config {
+  features: string[]
+  mean: number[]
+  std: number[]
+  tables: KeywordTables
+}
 
 export const TOP = 10
 // Candidate analysis is synchronous; a long batch hands the event loop back after this many
@@ -24,11 +35,11 @@ const YIELD_CHARS = 10_000
 // (100 texts of 7,000 characters, 32,773 rows: 1.5 s in batches of 32,768, 0.24 s in batches of 1,024)
 const MAX_ROWS = 1_024
 
-const pause = () => new Promise<void>((resolve) => setImmediate(resolve))
+const pause = () => new Promise<void>(resolve => setImmediate(resolve))
 
 export const loadKeywords: ModelLoader = async (dir, manifest, tf) => {
   const cfg = JSON.parse(await readFile(join(dir, 'keywords.json'), 'utf8')) as Config
-  if (cfg.features.join('|') !== FEATURES.join('|')) throw new Error('keywords.json was trained with other features than lib/text/keywords-features.ts computes')
+  if (cfg.features.join('|') !== FEATURES.join('|')) { throw new Error('keywords.json was trained with other features than lib/text/keywords-features.ts computes') }
   const model = await tf.loadLayersModel(fileIO(join(dir, 'model.json')))
   getNlp()
   const F = FEATURES.length
@@ -42,7 +53,7 @@ export const loadKeywords: ModelLoader = async (dir, manifest, tf) => {
         for (let j = 0; j < F; j++) x[i * F + j] = ((r[j] as number) - (cfg.mean[j] as number)) / (cfg.std[j] as number)
       })
       const y = tf.tidy(() => model.predict(tf.tensor2d(x, [part.length, F])) as Tensor)
-      out.set(await y.data() as Float32Array, start)
+      out.set((await y.data()) as Float32Array, start)
       y.dispose()
       await pause()
     }
@@ -50,7 +61,7 @@ export const loadKeywords: ModelLoader = async (dir, manifest, tf) => {
   }
 
   const predict = async (inputs: KeywordInput[]): Promise<Keyword[][]> => {
-    const docs: Array<{ a: Analysed, from: number }> = []
+    const docs: Array<{ a: Analysed; from: number }> = []
     const rows: Float32Array[] = []
     let read = 0
     for (const { text } of inputs) {
@@ -58,7 +69,10 @@ export const loadKeywords: ModelLoader = async (dir, manifest, tf) => {
       docs.push({ a, from: rows.length })
       rows.push(...featurise(a, cfg.tables))
       read += Math.min(text.length, MAX_CHARS)
-      if (read >= YIELD_CHARS) { read = 0; await pause() }
+      if (read >= YIELD_CHARS) {
+        read = 0
+        await pause()
+      }
     }
     const scores = rows.length === 0 ? new Float32Array(0) : await scoreRows(rows)
     return docs.map(({ a, from }) => {
@@ -79,8 +93,12 @@ export const loadKeywords: ModelLoader = async (dir, manifest, tf) => {
   const loaded: LoadedModel<KeywordInput, Keyword[]> = {
     manifest,
     predict,
-    warm: async () => { await predict([{ text: 'Neural networks for image classification.', lang: 'en' }]) },
-    dispose: () => { model.dispose() }
+    warm: async () => {
+      await predict([{ text: 'Neural networks for image classification.', lang: 'en' }])
+    },
+    dispose: () => {
+      model.dispose()
+    }
   }
   return loaded
 }

@@ -20,7 +20,7 @@ export interface Detection {
   name: string
   prob: number
   /** the likely languages among LANGUAGE_NAMES, best first (the first is this one) */
-  alternatives: Array<{ code: string, prob: number }>
+  alternatives: Array<{ code: string; prob: number }>
   /** lid.176's detection, when the Latin-letter refiner answered another language: an operation that
    * does not serve the refiner's answer routes by it, as before the refiner */
   unrefined?: Detection
@@ -35,8 +35,14 @@ export const MIN_LETTERS = 6
 export const MIN_PROB = 0.5
 export const MIN_ALT = 0.2
 
-interface LidVector { size (): number, get (i: number): [number, string], delete?: () => void }
-interface FastTextModel { predict (text: string, k: number, threshold: number): LidVector }
+interface LidVector {
+  size(): number
+  get(i: number): [number, string]
+  delete?: () => void
+}
+interface FastTextModel {
+  predict(text: string, k: number, threshold: number): LidVector
+}
 
 const TOP_K = 8
 /** Languages under 1% are not listed: none of them is ever routed to (MIN_ALT) or the best, and
@@ -79,7 +85,16 @@ export function latinRefined (text: string, d: Detection, p: number[]): Detectio
   const prob = p[k] as number
   if (code === DEFAULT_LANG || code === 'other') return d
   if (code === 'hi' ? prob < ROMANISED_MIN || !hasAtLeast(WORD, text, ROMANISED_MIN_WORDS) : prob < LATIN_MIN) return d
-  return { code, name: LANGUAGE_NAMES[code] as string, prob, alternatives: [{ code, prob }, ...d.alternatives.filter((a) => a.code !== code).map((a) => ({ code: a.code, prob: a.prob * (1 - prob) }))], unrefined: d }
+  return {
+    code,
+    name: LANGUAGE_NAMES[code] as string,
+    prob,
+    alternatives: [
+      { code, prob },
+      ...d.alternatives.filter(a => a.code !== code).map(a => ({ code: a.code, prob: a.prob * (1 - prob) }))
+    ],
+    unrefined: d
+  }
 }
 
 // a text's language is read from its first characters: fastText's cost grows with the length, its
@@ -99,9 +114,11 @@ export function detectWith (model: FastTextModel, whole: string): Detection {
       const [prob, label] = v.get(i)
       const raw = label.replace('__label__', '')
       const code = LID_ALIASES[raw] ?? raw
-      if (LANGUAGE_NAMES[code] !== undefined && writtenIn(code, text) && !alternatives.some((a) => a.code === code)) alternatives.push({ code, prob: Math.min(1, prob) })
+      if (LANGUAGE_NAMES[code] !== undefined && writtenIn(code, text) && !alternatives.some(a => a.code === code)) { alternatives.push({ code, prob: Math.min(1, prob) }) }
     }
-  } finally { v.delete?.() }
+  } finally {
+    v.delete?.()
+  }
   const best = alternatives[0] ?? { code: DEFAULT_LANG, prob: 0 }
   return { code: best.code, name: LANGUAGE_NAMES[best.code] as string, prob: best.prob, alternatives }
 }
@@ -113,19 +130,19 @@ const WIDE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Han
  * the detector is sure enough (see MIN_LETTERS, MIN_PROB, MIN_ALT; an ideograph counts three letters)
  * and the operation serves it; DEFAULT_LANG, not sure, otherwise (SPEC section 8: a text is never
  * refused for its detected language). */
-export function routeLanguage (text: string, d: Detection, served: readonly string[]): { code: string, sure: boolean } {
+export function routeLanguage (text: string, d: Detection, served: readonly string[]): { code: string; sure: boolean } {
   const r = detectedRoute(text, d, served)
   return served.length === 0 || served.includes(r.code) ? r : { code: DEFAULT_LANG, sure: false }
 }
 
-function detectedRoute (text: string, d: Detection, served: readonly string[]): { code: string, sure: boolean } {
+function detectedRoute (text: string, d: Detection, served: readonly string[]): { code: string; sure: boolean } {
   // the Latin-letter refiner read the text, however short: its answer, or lid.176's where the operation does not serve it
   if (d.unrefined !== undefined) {
     return served.includes(d.code) ? { code: d.code, sure: true } : detectedRoute(text, d.unrefined, served)
   }
-  if (!hasAtLeast(LETTER, text, Math.ceil(MIN_LETTERS / (WIDE.test(text) ? 3 : 1)))) return { code: DEFAULT_LANG, sure: false }
+  if (!hasAtLeast(LETTER, text, Math.ceil(MIN_LETTERS / (WIDE.test(text) ? 3 : 1)))) { return { code: DEFAULT_LANG, sure: false } }
   if (d.prob >= MIN_PROB) return { code: d.code, sure: true }
-  const alt = d.alternatives.find((a) => a.code === DEFAULT_LANG || served.includes(a.code))
+  const alt = d.alternatives.find(a => a.code === DEFAULT_LANG || served.includes(a.code))
   return alt !== undefined && alt.prob >= MIN_ALT ? { code: alt.code, sure: true } : { code: DEFAULT_LANG, sure: false }
 }
 
@@ -138,11 +155,18 @@ function hasAtLeast (pattern: RegExp, text: string, n: number): boolean {
 
 /** Replaces a da or no answer by the refiner's choice; P = P(da or no) from lid.176 x the refiner's. */
 function refine (d: Detection, p: number[]): Detection {
-  const both = d.alternatives.filter((a) => (REFINED as readonly string[]).includes(a.code)).reduce((x, a) => x + a.prob, 0)
+  const both = d.alternatives
+    .filter(a => (REFINED as readonly string[]).includes(a.code))
+    .reduce((x, a) => x + a.prob, 0)
   const k = (p[1] as number) > (p[0] as number) ? 1 : 0
   const code = REFINED[k] as string
   const prob = Math.min(1, both * (p[k] as number))
-  return { code, name: LANGUAGE_NAMES[code] as string, prob, alternatives: [{ code, prob }, ...d.alternatives.filter((a) => a.code !== code)] }
+  return {
+    code,
+    name: LANGUAGE_NAMES[code] as string,
+    prob,
+    alternatives: [{ code, prob }, ...d.alternatives.filter(a => a.code !== code)]
+  }
 }
 
 // a large batch hands the event loop back after this many characters (other requests go on, and a
@@ -150,38 +174,60 @@ function refine (d: Detection, p: number[]): Detection {
 const YIELD_CHARS = 50_000
 
 async function detectAll (model: FastTextModel, texts: string[]): Promise<Detection[]> {
-  return await mapInTurns(texts, (t) => t.length, YIELD_CHARS, (t) => detectWith(model, t))
+  return await mapInTurns(
+    texts,
+    t => t.length,
+    YIELD_CHARS,
+    t => detectWith(model, t)
+  )
 }
 
 export const loadLanguageId: ModelLoader = async (dir, manifest, tf, ctx) => {
   // the package's own lid.176.ftz, read from its folder
-  const { getLIDModel } = await import('fasttext.wasm.js') as unknown as { getLIDModel: () => Promise<{ load: () => Promise<FastTextModel> }> }
+  const { getLIDModel } = (await import('fasttext.wasm.js')) as unknown as {
+    getLIDModel: () => Promise<{ load: () => Promise<FastTextModel> }>
+  }
   const lid = await getLIDModel()
   const model = await lid.load()
   const refiner = manifest.files.includes('model.json')
-    ? await loadTextClassifier(dir, { ...manifest, labels: [...REFINED] }, tf, ctx) as LoadedModel<string, number[]>
+    ? ((await loadTextClassifier(dir, { ...manifest, labels: [...REFINED] }, tf, ctx)) as LoadedModel<string, number[]>)
     : undefined
   const latin = manifest.files.includes(`${LATIN_DIR}/model.json`)
-    ? await loadTextClassifier(join(dir, LATIN_DIR), { ...manifest, labels: [...LATIN] }, tf, ctx) as LoadedModel<string, number[]>
+    ? ((await loadTextClassifier(join(dir, LATIN_DIR), { ...manifest, labels: [...LATIN] }, tf, ctx)) as LoadedModel<
+        string,
+        number[]
+      >)
     : undefined
   const detect = async (texts: string[], askLatin: boolean): Promise<Detection[]> => {
     const found = await detectAll(model, texts)
-    const asked = latin === undefined || !askLatin ? [] : found.flatMap((d, i) => asksLatin(texts[i] as string, d) ? [i] : [])
+    const asked =
+      latin === undefined || !askLatin ? [] : found.flatMap((d, i) => (asksLatin(texts[i] as string, d) ? [i] : []))
     if (latin !== undefined && asked.length > 0) {
-      const p = await latin.predict(asked.map((i) => texts[i] as string))
-      asked.forEach((i, k) => { found[i] = latinRefined(texts[i] as string, found[i] as Detection, p[k] as number[]) })
+      const p = await latin.predict(asked.map(i => texts[i] as string))
+      asked.forEach((i, k) => {
+        found[i] = latinRefined(texts[i] as string, found[i] as Detection, p[k] as number[])
+      })
     }
-    const which = found.flatMap((d, i) => (REFINED as readonly string[]).includes(d.code) ? [i] : [])
+    const which = found.flatMap((d, i) => ((REFINED as readonly string[]).includes(d.code) ? [i] : []))
     if (refiner === undefined || which.length === 0) return found
-    const p = await refiner.predict(which.map((i) => texts[i] as string))
-    which.forEach((i, k) => { found[i] = refine(found[i] as Detection, p[k] as number[]) })
+    const p = await refiner.predict(which.map(i => texts[i] as string))
+    which.forEach((i, k) => {
+      found[i] = refine(found[i] as Detection, p[k] as number[])
+    })
     return found
   }
   const out: LanguageId = {
     manifest,
-    predict: async (texts) => await detect(texts, true),
-    detectFor: async (texts, served) => await detect(texts, served.some((c) => c !== DEFAULT_LANG && (LATIN as readonly string[]).includes(c))),
-    dispose () { refiner?.dispose(); latin?.dispose() }
+    predict: async texts => await detect(texts, true),
+    detectFor: async (texts, served) =>
+      await detect(
+        texts,
+        served.some(c => c !== DEFAULT_LANG && (LATIN as readonly string[]).includes(c))
+      ),
+    dispose () {
+      refiner?.dispose()
+      latin?.dispose()
+    }
   }
   return out
 }
@@ -196,7 +242,11 @@ export interface LanguageId extends LoadedModel<string, Detection> {
 
 /** Each text's detection as an operation serving `served` routes by it (routeLanguage): the same
  * route as predict's, with no work an operation's route cannot use. */
-export async function detectFor (detector: LoadedModel<string, Detection>, texts: string[], served: readonly string[]): Promise<Detection[]> {
+export async function detectFor (
+  detector: LoadedModel<string, Detection>,
+  texts: string[],
+  served: readonly string[]
+): Promise<Detection[]> {
   const id = detector as Partial<LanguageId>
   return id.detectFor === undefined ? await detector.predict(texts) : await id.detectFor(texts, served)
 }

@@ -4,7 +4,11 @@
 // [tokens, FEATURES] id matrix; the served model sums those rows of its emission table into label
 // scores.
 
-export interface Token { text: string, start: number, end: number }
+export interface Token {
+  text: string
+  start: number
+  end: number
+}
 
 // Close to the CoNLL tokenisations the model learns from: initials ("J.") and common abbreviations
 // ("Corp.", "bzw.") with their full stop, initialisms ("U.S.") whole, day and list numbers ("18.")
@@ -12,18 +16,24 @@ export interface Token { text: string, start: number, end: number }
 // a dangling compound hyphen ("Mecklenburg- Vorpommern") kept, English clitics ("'s") apart,
 // numbers with their separators, runs of dashes or dots together, and every other non-space code
 // point alone (an emoji's surrogate pair stays one token, so offsets never split a character).
-const ABBREVIATIONS = 'Mr|Mrs|Ms|Dr|Prof|St|Jr|Sr|Sra|Co|Corp|Inc|Ltd|Bros|Gen|Gov|Sen|Rep|Lt|Col|Sgt|Capt|Mt|Ft|Jan|Feb|Aug|Sept|Sep|Oct|Nov|Dec|vs|bzw|ca|ggf|usw|evtl|Nr|Str|Hr|Fr|dr|Avda|Av|Sta|Sto|dhr|mevr|drs|ir|ing|blz|nr|etc'
-const tokenRe = (lang: string) => new RegExp([
-  `(?:${ABBREVIATIONS})\\.(?![\\p{L}\\p{N}])`,
-  '(?:\\p{L}\\.){2,}',
-  '\\p{Lu}\\.(?=\\s)',
-  '\\p{N}{1,2}\\.(?=\\s+\\S)',
-  '\\p{N}+(?:[.,:/-]\\p{N}+)+(?![\\p{L}\\p{N}])',
-  "[\\p{L}\\p{N}][\\p{L}\\p{M}\\p{N}]*(?:(?:['’](?=\\p{Lu})|[-&](?=[\\p{L}\\p{N}]))[\\p{L}\\p{M}\\p{N}]+)*(?:-(?=\\s))?" + (lang === 'nl' ? "(?:['’]\\p{Ll}{1,2}(?![\\p{L}\\p{N}]))?" : ''),
-  "['’](?:s|S|re|ve|ll|d|m|t)(?![\\p{L}\\p{N}])",
-  '-{2,}|\\.{2,}',
-  '\\S'
-].join('|'), 'gu')
+const ABBREVIATIONS =
+  'Mr|Mrs|Ms|Dr|Prof|St|Jr|Sr|Sra|Co|Corp|Inc|Ltd|Bros|Gen|Gov|Sen|Rep|Lt|Col|Sgt|Capt|Mt|Ft|Jan|Feb|Aug|Sept|Sep|Oct|Nov|Dec|vs|bzw|ca|ggf|usw|evtl|Nr|Str|Hr|Fr|dr|Avda|Av|Sta|Sto|dhr|mevr|drs|ir|ing|blz|nr|etc'
+const tokenRe = (lang: string) =>
+  new RegExp(
+    [
+      `(?:${ABBREVIATIONS})\\.(?![\\p{L}\\p{N}])`,
+      '(?:\\p{L}\\.){2,}',
+      '\\p{Lu}\\.(?=\\s)',
+      '\\p{N}{1,2}\\.(?=\\s+\\S)',
+      '\\p{N}+(?:[.,:/-]\\p{N}+)+(?![\\p{L}\\p{N}])',
+      "[\\p{L}\\p{N}][\\p{L}\\p{M}\\p{N}]*(?:(?:['’](?=\\p{Lu})|[-&](?=[\\p{L}\\p{N}]))[\\p{L}\\p{M}\\p{N}]+)*(?:-(?=\\s))?" +
+        (lang === 'nl' ? "(?:['’]\\p{Ll}{1,2}(?![\\p{L}\\p{N}]))?" : ''),
+      "['’](?:s|S|re|ve|ll|d|m|t)(?![\\p{L}\\p{N}])",
+      '-{2,}|\\.{2,}',
+      '\\S'
+    ].join('|'),
+    'gu'
+  )
 // Dutch keeps "'s" and "'n" on their word (auto's, Israëli's, zo'n), English splits them off
 const TOKEN_RE = tokenRe('en')
 const TOKEN_RE_NL = tokenRe('nl')
@@ -75,7 +85,13 @@ function longShape (w: string): string {
 
 const norm = (w: string) => w.toLowerCase().replace(/\p{N}/gu, '0')
 
-interface Tok { w: string, low: string, sh: string, cap: string, long?: string }
+interface Tok {
+  w: string
+  low: string
+  sh: string
+  cap: string
+  long?: string
+}
 const PAD_L: Tok = { w: '<s>', low: '<s>', sh: '<s>', cap: '<s>' }
 const PAD_R: Tok = { w: '</s>', low: '</s>', sh: '</s>', cap: '</s>' }
 
@@ -117,12 +133,25 @@ export class NounForms {
    * `hashes`: wordHash of every form, ascending, no repeats. `names`: the same for one-word names
    * from name lists (first names, surnames, places), which add their marks to a word's class.
    */
-  constructor (readonly hashes: Uint32Array, readonly names?: Names, readonly caseless = false) {}
+  constructor (
+    readonly hashes: Uint32Array,
+    readonly names?: Names,
+    readonly caseless = false
+  ) {}
+
   static of (forms: Iterable<string>, names?: NameLists<Iterable<string>>, caseless = false): NounForms {
-    return new NounForms(hashSet(forms), names === undefined ? undefined : { first: hashSet(names.first), last: hashSet(names.last), place: hashSet(names.place) }, caseless)
+    return new NounForms(
+      hashSet(forms),
+      names === undefined
+        ? undefined
+        : { first: hashSet(names.first), last: hashSet(names.last), place: hashSet(names.place) },
+      caseless
+    )
   }
 
-  has (w: string): boolean { return hasHash(this.hashes, wordHash(w)) }
+  has (w: string): boolean {
+    return hasHash(this.hashes, wordHash(w))
+  }
 
   /**
    * 'n' a noun form, 'c' ends in a capitalised noun form of 4+ letters (a compound), 'o' neither;
@@ -141,7 +170,10 @@ export class NounForms {
       else if (/^\p{Lu}\p{Ll}/u.test(w)) {
         for (let k = 2; k <= w.length - 4; k++) {
           const tail = w.slice(k)
-          if (this.has(tail.charAt(0).toUpperCase() + tail.slice(1))) { c = 'c'; break }
+          if (this.has(tail.charAt(0).toUpperCase() + tail.slice(1))) {
+            c = 'c'
+            break
+          }
         }
       }
       if (this.names !== undefined) {
@@ -158,7 +190,7 @@ export class NounForms {
 }
 
 export const NAME_KINDS = ['first', 'last', 'place'] as const
-export type NameLists<T> = Record<typeof NAME_KINDS[number], T>
+export type NameLists<T> = Record<(typeof NAME_KINDS)[number], T>
 export type Names = NameLists<Uint32Array>
 
 /** the words' hashes, ascending, no repeats */
@@ -169,7 +201,8 @@ function hashSet (words: Iterable<string>): Uint32Array {
 }
 
 function hasHash (sorted: Uint32Array, h: number): boolean {
-  let lo = 0; let hi = sorted.length - 1
+  let lo = 0
+  let hi = sorted.length - 1
   while (lo <= hi) {
     const mid = (lo + hi) >>> 1
     const v = sorted[mid] as number
@@ -196,17 +229,24 @@ export function featurise (words: string[], buckets: number, lexicon?: Uint8Arra
   const n = words.length
   const ids = new Int32Array(n * FEATURES)
   const toks = words.map(describe)
-  const lex = (t: Tok): string => (lexicon === undefined || t === PAD_L || t === PAD_R ? '-' : String(lexicon[lexiconKey(t.low)]))
+  const lex = (t: Tok): string =>
+    lexicon === undefined || t === PAD_L || t === PAD_R ? '-' : String(lexicon[lexiconKey(t.low)])
   const noun = (t: Tok): string => (nouns === undefined || t === PAD_L || t === PAD_R ? '-' : nouns.classOf(t.w))
-  const at = (i: number): Tok => (i < 0 ? PAD_L : i >= n ? PAD_R : toks[i] as Tok)
+  const at = (i: number): Tok => (i < 0 ? PAD_L : i >= n ? PAD_R : (toks[i] as Tok))
   const mask = buckets - 1
   for (let i = 0; i < n; i++) {
     const t = toks[i] as Tok & { long: string }
-    const p1 = at(i - 1); const p2 = at(i - 2); const n1 = at(i + 1); const n2 = at(i + 2)
+    const p1 = at(i - 1)
+    const p2 = at(i - 2)
+    const n1 = at(i + 1)
+    const n2 = at(i + 2)
     const low = t.low
     const o = i * FEATURES
     let f = 0
-    const put = (h: number) => { ids[o + f] = (h >>> 0) & mask; f++ }
+    const put = (h: number) => {
+      ids[o + f] = (h >>> 0) & mask
+      f++
+    }
     // where the token stands: first, after a sentence-like break, or inside
     const pos = i === 0 ? 'first' : p1.w === '.' || p1.w === ':' || p1.w === '"' ? 'after' : 'mid'
     const h1 = (a: string) => mix(seedOf(f), a)

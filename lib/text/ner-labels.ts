@@ -7,7 +7,25 @@
  * the tagger learn how names end (a company's "GmbH", a surname) apart from how they go on. MISC is
  * learned (so that it does not pass for O) but never reported.
  */
-export const LABELS = ['O', 'B-PER', 'I-PER', 'E-PER', 'S-PER', 'B-ORG', 'I-ORG', 'E-ORG', 'S-ORG', 'B-LOC', 'I-LOC', 'E-LOC', 'S-LOC', 'B-MISC', 'I-MISC', 'E-MISC', 'S-MISC'] as const
+export const LABELS = [
+  'O',
+  'B-PER',
+  'I-PER',
+  'E-PER',
+  'S-PER',
+  'B-ORG',
+  'I-ORG',
+  'E-ORG',
+  'S-ORG',
+  'B-LOC',
+  'I-LOC',
+  'E-LOC',
+  'S-LOC',
+  'B-MISC',
+  'I-MISC',
+  'E-MISC',
+  'S-MISC'
+] as const
 export const TYPES = ['PER', 'ORG', 'LOC', 'MISC'] as const
 export const CATEGORY: Record<string, string> = { PER: 'name', ORG: 'group', LOC: 'place' }
 export const NUM_LABELS = LABELS.length
@@ -42,7 +60,7 @@ export function withEnds (labels: ArrayLike<number>): Uint8Array {
   for (let t = 0; t < out.length; t++) {
     const y = out[t] as number
     if (y === 0) continue
-    const next = t + 1 < out.length ? out[t + 1] as number : 0
+    const next = t + 1 < out.length ? (out[t + 1] as number) : 0
     const goesOn = next !== 0 && !isBegin(next) && typeOf(next) === typeOf(y)
     if (!goesOn) out[t] = labelOf(typeOf(y), isBegin(y) ? 3 : 2)
   }

@@ -7,22 +7,30 @@ import type { LoadedModel, ModelLoader } from '../models.js'
 import { analyse } from './keywords-candidates.js'
 import { getNlp } from './keywords-tokens.js'
 
-export interface Phrase { keyword: string, relevance_score: number }
+export interface Phrase {
+  keyword: string
+  relevance_score: number
+}
 
 /** at most this many phrases per text, the most relevant first */
 export const MAX_PHRASES = 50
 const YIELD_CHARS = 10_000
-const pause = () => new Promise<void>((resolve) => setImmediate(resolve))
+const pause = () => new Promise<void>(resolve => setImmediate(resolve))
 
 export function nounPhrases (text: string): Phrase[] {
   const a = analyse(text)
   const seen = new Set<string>()
   return a.candidates
-    .filter((c) => c.maximal)
+    .filter(c => c.maximal)
     .sort((x, y) => y.starts.length - x.starts.length || (x.starts[0] as number) - (y.starts[0] as number))
-    .filter((c) => { const k = c.surface.toLowerCase(); if (seen.has(k)) return false; seen.add(k); return true })
+    .filter(c => {
+      const k = c.surface.toLowerCase()
+      if (seen.has(k)) return false
+      seen.add(k)
+      return true
+    })
     .slice(0, MAX_PHRASES)
-    .map((c) => ({ keyword: c.surface, relevance_score: c.starts.length }))
+    .map(c => ({ keyword: c.surface, relevance_score: c.starts.length }))
 }
 
 export const loadPhrases: ModelLoader = async (_dir, manifest) => {
@@ -35,11 +43,16 @@ export const loadPhrases: ModelLoader = async (_dir, manifest) => {
       for (const t of texts) {
         out.push(nounPhrases(t))
         read += t.length
-        if (read >= YIELD_CHARS) { read = 0; await pause() }
+        if (read >= YIELD_CHARS) {
+          read = 0
+          await pause()
+        }
       }
       return out
     },
-    async warm () { await this.predict(['The quick brown fox jumps over the lazy dog.']) },
+    async warm () {
+      await this.predict(['The quick brown fox jumps over the lazy dog.'])
+    },
     dispose () {}
   } satisfies LoadedModel<string, Phrase[]>
 }

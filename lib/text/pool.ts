@@ -45,8 +45,14 @@ interface Job {
   dropped?: boolean
 }
 /** What a worker is running: one message, which may carry several queued jobs of one model. */
-interface Sent { id: number, jobs: Job[] }
-interface Slot extends WorkerSlot { inflight: Sent[], tensors: number }
+interface Sent {
+  id: number
+  jobs: Job[]
+}
+interface Slot extends WorkerSlot {
+  inflight: Sent[]
+  tensors: number
+}
 
 // Chunks small enough to share a batch between workers, big enough that a message round trip
 // (well under a millisecond) stays small beside the inference it carries.
@@ -77,7 +83,9 @@ export class TextPool extends WorkerPool<Slot, TextReply, Ready> {
   private execArgv: string[] | undefined
 
   /** whether the workers run the bundled plain-JS code (compile) rather than the TypeScript sources */
-  get bundled (): boolean { return this.execArgv !== undefined }
+  get bundled (): boolean {
+    return this.execArgv !== undefined
+  }
 
   constructor (private readonly opts: TextPoolOptions) {
     super('text', new URL('./worker-entry.mjs', import.meta.url), opts.log)
@@ -86,7 +94,9 @@ export class TextPool extends WorkerPool<Slot, TextReply, Ready> {
   }
 
   /** whether the workers detect languages (a detector was given) */
-  get detects (): boolean { return this.detector !== undefined }
+  get detects (): boolean {
+    return this.detector !== undefined
+  }
 
   /** Starts every worker; resolves once each has loaded and warmed every model, else rejects. */
   async start (): Promise<void> {
@@ -107,12 +117,15 @@ export class TextPool extends WorkerPool<Slot, TextReply, Ready> {
   private async compile (): Promise<void> {
     const worker = new URL('./worker.ts', import.meta.url).href
     const all = this.opts.detector === undefined ? this.opts.models : [...this.opts.models, this.opts.detector]
-    const loaders = [...new Set(all.map((m) => m.loader.module))]
-    if (loaders.some((m) => !m.startsWith('file:'))) return
+    const loaders = [...new Set(all.map(m => m.loader.module))]
+    if (loaders.some(m => !m.startsWith('file:'))) return
     try {
       const built = await compileWorkers([worker, ...loaders])
       this.entry = built.get(worker) as URL
-      const bundled = (m: PoolModel): PoolModel => ({ ...m, loader: { ...m.loader, module: (built.get(m.loader.module) as URL).href } })
+      const bundled = (m: PoolModel): PoolModel => ({
+        ...m,
+        loader: { ...m.loader, module: (built.get(m.loader.module) as URL).href }
+      })
       this.models = this.opts.models.map(bundled)
       if (this.opts.detector !== undefined) this.detector = bundled(this.opts.detector)
       // no flags: not the tsx loader, and a worker refuses the process-wide ones (--expose-gc, ...)
@@ -123,7 +136,14 @@ export class TextPool extends WorkerPool<Slot, TextReply, Ready> {
   }
 
   protected options (): WorkerOptions {
-    return { ...(this.execArgv === undefined ? {} : { execArgv: this.execArgv }), workerData: { models: this.models, ...(this.detector === undefined ? {} : { detector: this.detector }), ctx: this.opts.ctx } satisfies WorkerInit }
+    return {
+      ...(this.execArgv === undefined ? {} : { execArgv: this.execArgv }),
+      workerData: {
+        models: this.models,
+        ...(this.detector === undefined ? {} : { detector: this.detector }),
+        ctx: this.opts.ctx
+      } satisfies WorkerInit
+    }
   }
 
   protected slot (worker: Worker): Slot {
@@ -138,14 +158,17 @@ export class TextPool extends WorkerPool<Slot, TextReply, Ready> {
 
   protected received (slot: Slot, msg: TextReply): void {
     slot.tensors = msg.tensors
-    const at = slot.inflight.findIndex((s) => s.id === msg.id)
-    const sent = at < 0 ? null : slot.inflight.splice(at, 1)[0] as Sent
+    const at = slot.inflight.findIndex(s => s.id === msg.id)
+    const sent = at < 0 ? null : (slot.inflight.splice(at, 1)[0] as Sent)
     if (slot.inflight.length === 0) slot.worker.unref()
     if (sent === null) return
     if ('error' in msg && msg.error === CANCELLED) this.skipped++
     if ('outputs' in msg) {
       let at = 0
-      for (const job of sent.jobs) { job.resolve(msg.outputs.slice(at, at + job.msg.inputs.length)); at += job.msg.inputs.length }
+      for (const job of sent.jobs) {
+        job.resolve(msg.outputs.slice(at, at + job.msg.inputs.length))
+        at += job.msg.inputs.length
+      }
     } else {
       for (const job of sent.jobs) job.reject(new Error(msg.error))
     }
@@ -161,9 +184,12 @@ export class TextPool extends WorkerPool<Slot, TextReply, Ready> {
     const again: Job[] = []
     if (running !== undefined) {
       if (running.jobs.length === 1 || this.closed) {
-        for (const job of running.jobs) job.reject(new Error(`the text worker running this job stopped: ${err.message}`))
+        for (const job of running.jobs) { job.reject(new Error(`the text worker running this job stopped: ${err.message}`)) }
       } else {
-        for (const job of running.jobs) { job.solo = true; again.push(job) }
+        for (const job of running.jobs) {
+          job.solo = true
+          again.push(job)
+        }
       }
     }
     for (const sent of waiting) again.push(...sent.jobs)
@@ -172,8 +198,8 @@ export class TextPool extends WorkerPool<Slot, TextReply, Ready> {
       return
     }
     // back to the front of the line each came from
-    this.queue.unshift(...again.filter((j) => j.later !== true))
-    this.later.unshift(...again.filter((j) => j.later === true))
+    this.queue.unshift(...again.filter(j => j.later !== true))
+    this.later.unshift(...again.filter(j => j.later === true))
     for (const job of again) this.queued += job.msg.inputs.length
   }
 
@@ -195,8 +221,8 @@ export class TextPool extends WorkerPool<Slot, TextReply, Ready> {
     const size = Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, Math.ceil(n / Math.max(1, this.opts.size))))
     if (n <= size) return this.enqueue(model, inputs, this.queue, detect)
     const parts: Array<Promise<unknown[]>> = []
-    for (let at = 0; at < n; at += size) parts.push(this.enqueue(model, inputs.slice(at, at + size), at === 0 ? this.queue : this.later, detect))
-    return Promise.all(parts).then((rows) => rows.flat(1))
+    for (let at = 0; at < n; at += size) { parts.push(this.enqueue(model, inputs.slice(at, at + size), at === 0 ? this.queue : this.later, detect)) }
+    return Promise.all(parts).then(rows => rows.flat(1))
   }
 
   private enqueue (model: string, inputs: unknown[], queue: Job[], detect: string | undefined): Promise<unknown[]> {
@@ -206,13 +232,16 @@ export class TextPool extends WorkerPool<Slot, TextReply, Ready> {
       const id = this.nextId++
       const msg: TextJob = detect === undefined ? { id, model, inputs } : { id, model, inputs, detect }
       const job: Job = { msg, resolve, reject, ...(queue === this.later ? { later: true } : {}) }
-      if (deadline !== undefined) dropOnEnd(job, deadline, (why) => this.drop(job, why))
+      if (deadline !== undefined) dropOnEnd(job, deadline, why => this.drop(job, why))
       queue.push(job)
       this.queued += inputs.length
       // requests read in this turn of the event loop are handed over together, after it
       if (!this.pumpSoon) {
         this.pumpSoon = true
-        setImmediate(() => { this.pumpSoon = false; this.pump() })
+        setImmediate(() => {
+          this.pumpSoon = false
+          this.pump()
+        })
       }
     })
   }
@@ -229,8 +258,8 @@ export class TextPool extends WorkerPool<Slot, TextReply, Ready> {
       return
     }
     for (const slot of this.slots) {
-      const sent = slot.inflight.find((m) => m.jobs.includes(job))
-      if (sent?.jobs.every((j) => j.dropped === true) !== true) continue
+      const sent = slot.inflight.find(m => m.jobs.includes(job))
+      if (sent?.jobs.every(j => j.dropped === true) !== true) continue
       slot.worker.postMessage({ cancel: sent.id } satisfies TextCancel)
     }
   }
@@ -264,14 +293,19 @@ export class TextPool extends WorkerPool<Slot, TextReply, Ready> {
     let n = first.msg.inputs.length
     for (let i = 0; first.solo !== true && i < queue.length && n < MAX_CHUNK;) {
       const next = queue[i] as Job
-      if (next.msg.model === first.msg.model && next.msg.detect === first.msg.detect && next.solo !== true && n + next.msg.inputs.length <= MAX_CHUNK) {
+      if (
+        next.msg.model === first.msg.model &&
+        next.msg.detect === first.msg.detect &&
+        next.solo !== true &&
+        n + next.msg.inputs.length <= MAX_CHUNK
+      ) {
         jobs.push(next)
         n += next.msg.inputs.length
         queue.splice(i, 1)
       } else i++
     }
     this.queued -= n
-    const msg: TextJob = jobs.length === 1 ? first.msg : { ...first.msg, inputs: jobs.flatMap((j) => j.msg.inputs) }
+    const msg: TextJob = jobs.length === 1 ? first.msg : { ...first.msg, inputs: jobs.flatMap(j => j.msg.inputs) }
     try {
       // a message behind another may be cancelled before its worker starts it
       slot.worker.postMessage(slot.inflight.length > 0 ? { ...msg, behind: true } : msg)
@@ -289,9 +323,14 @@ export class TextPool extends WorkerPool<Slot, TextReply, Ready> {
   }
 
   /** workers running, busy, and texts waiting; live tensors per worker as of its last reply */
-  stats (): { workers: number, busy: number, queued: number, tensors: number[] } {
-    const live = this.slots.filter((s) => s.ready)
-    return { workers: live.length, busy: live.filter((s) => s.inflight.length > 0).length, queued: this.queued, tensors: live.map((s) => s.tensors) }
+  stats (): { workers: number; busy: number; queued: number; tensors: number[] } {
+    const live = this.slots.filter(s => s.ready)
+    return {
+      workers: live.length,
+      busy: live.filter(s => s.inflight.length > 0).length,
+      queued: this.queued,
+      tensors: live.map(s => s.tensors)
+    }
   }
 
   close (): Promise<void> {

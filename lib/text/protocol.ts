@@ -9,11 +9,15 @@ export interface PoolModel {
   version: number
   dir: string
   manifest: ModelManifest
-  loader: { module: string, export: string }
+  loader: { module: string; export: string }
 }
 /** detector: the language identifier, for jobs that detect each text's language and then run the
  * model serving it (`detect`) in one message */
-export interface WorkerInit { models: PoolModel[], detector?: PoolModel, ctx: LoaderContext }
+export interface WorkerInit {
+  models: PoolModel[]
+  detector?: PoolModel
+  ctx: LoaderContext
+}
 /** A predict job. With `detect` (the languages served, comma-separated), `model` names the models
  * of an operation, comma-separated, and the worker detects each text's language, routes it
  * (lib/text/langid.ts routeLanguage) and runs the first of them that serves it: one output per
@@ -29,12 +33,13 @@ export interface TextJob {
 /** A worker's error for a message it skipped (TextCancel) */
 export const CANCELLED = 'cancelled: its requests were answered without it'
 /** The pool no longer wants the answer to message `cancel`: a worker that has not started it skips it. */
-export interface TextCancel { cancel: number }
+export interface TextCancel {
+  cancel: number
+}
 /** A detecting job's output per text: the language routed by, whether the detector was sure, and
  * the model's output (null when no model serves the language: the caller refuses the request). */
 export type Routed = [code: string, sure: boolean, output: unknown]
 export type TextReply =
-  | { id: number, outputs: unknown[], tensors: number }
-  | { id: number, error: string, tensors: number }
+  { id: number; outputs: unknown[]; tensors: number } | { id: number; error: string; tensors: number }
 export type Ready = WorkerReady & { tensors: number }
 export type WorkerStatus = Ready | WorkerFailed

@@ -8,7 +8,8 @@ import { mayNegate, negationScope } from './negation.js'
 import { vectorWords, type WordVectors } from './word-vectors.js'
 
 /** How many numbers the word-vector input of a text has. */
-export const inputDim = (cfg: FeatureConfig, vectors: WordVectors) => vectors.dim * (cfg.negatedVectors === true ? 2 : 1)
+export const inputDim = (cfg: FeatureConfig, vectors: WordVectors) =>
+  vectors.dim * (cfg.negatedVectors === true ? 2 : 1)
 
 /** The words of a text under negation, as the word-vector table spells them. */
 export function negatedWords (text: string, maxChars: number): string[] {
@@ -24,5 +25,5 @@ export function negatedWords (text: string, maxChars: number): string[] {
 export function sentenceInput (text: string, cfg: FeatureConfig, vectors: WordVectors, out: Float32Array): void {
   const all = out.subarray(0, vectors.dim)
   vectors.sentence(vectorWords(text, cfg.maxChars), all)
-  if (cfg.negatedVectors === true) vectors.sentence(negatedWords(text, cfg.maxChars), out.subarray(vectors.dim, 2 * vectors.dim))
+  if (cfg.negatedVectors === true) { vectors.sentence(negatedWords(text, cfg.maxChars), out.subarray(vectors.dim, 2 * vectors.dim)) }
 }

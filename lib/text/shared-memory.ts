@@ -22,7 +22,11 @@ export function adoptShared (arrays: SharedArrays | undefined): void {
 
 /** The folder's key: its real path, or the path itself when it cannot be resolved. */
 export function folderKey (dir: string): string {
-  try { return realpathSync(dir) } catch { return dir }
+  try {
+    return realpathSync(dir)
+  } catch {
+    return dir
+  }
 }
 
 type Kind<T extends SharedArray> = abstract new (...args: never[]) => T
@@ -31,13 +35,18 @@ type Kind<T extends SharedArray> = abstract new (...args: never[]) => T
 export function adoptedArray<T extends SharedArray> (dir: string, name: string, kind: Kind<T>): T | undefined {
   const given = adopted[folderKey(dir)]?.[name]
   if (given === undefined) return undefined
-  if (!(given instanceof kind)) throw new Error(`the shared ${name} of ${dir} is a ${given.constructor.name}, its loader reads a ${kind.name}`)
+  if (!(given instanceof kind)) { throw new Error(`the shared ${name} of ${dir} is a ${given.constructor.name}, its loader reads a ${kind.name}`) }
   return given
 }
 
 /** The process's array `name` of the folder `dir` (checked to be a `kind`), or else `make()`'s own. */
-export async function shared<T extends SharedArray> (dir: string, name: string, kind: Kind<T>, make: () => Promise<T> | T): Promise<T> {
-  return adoptedArray(dir, name, kind) ?? await make()
+export async function shared<T extends SharedArray> (
+  dir: string,
+  name: string,
+  kind: Kind<T>,
+  make: () => Promise<T> | T
+): Promise<T> {
+  return adoptedArray(dir, name, kind) ?? (await make())
 }
 
 /** A copy of `src` in a SharedArrayBuffer of its own, of the same kind. */

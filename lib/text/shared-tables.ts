@@ -10,7 +10,14 @@ import { artifactsOf } from '../tf-io.js'
 
 type WeightSpec = import('@tensorflow/tfjs').io.WeightsManifestEntry
 type IOHandler = import('@tensorflow/tfjs').io.IOHandler
-interface ModelJson { modelTopology: object, format?: string, generatedBy?: string, convertedBy?: string | null, userDefinedMetadata?: Record<string, {}>, weightsManifest?: Array<{ paths: string[], weights: WeightSpec[] }> }
+interface ModelJson {
+  modelTopology: object
+  format?: string
+  generatedBy?: string
+  convertedBy?: string | null
+  userDefinedMetadata?: Record<string, {}>
+  weightsManifest?: Array<{ paths: string[]; weights: WeightSpec[] }>
+}
 
 /** the weight the embedding bag sums (the 'features' Embedding layer's) */
 export const EMBEDDINGS = 'features/embeddings'
@@ -18,7 +25,7 @@ export const EMBEDDINGS = 'features/embeddings'
 const BYTES: Record<string, number> = { float32: 4, int32: 4, float16: 2, uint16: 2, uint8: 1, bool: 1 }
 
 /** a weight's value count and its size in the weight file (quantised or not) */
-function stored (spec: WeightSpec): { n: number, size: number } {
+function stored (spec: WeightSpec): { n: number; size: number } {
   const n = spec.shape.reduce((a, b) => a * b, 1)
   return { n, size: n * (BYTES[spec.quantization?.dtype ?? spec.dtype] ?? NaN) }
 }
@@ -27,9 +34,13 @@ function stored (spec: WeightSpec): { n: number, size: number } {
  * model.json and the stored bytes of the weights `wanted` picks, each read from its file at its
  * offset; the others are listed with no bytes (never read: a process reads only what it keeps).
  */
-async function readWeights (modelJson: string, wanted: (spec: WeightSpec) => boolean, alloc = (size: number): Uint8Array => Buffer.alloc(size)): Promise<{ json: ModelJson, weights: Array<{ spec: WeightSpec, bytes: Uint8Array | null }> }> {
+async function readWeights (
+  modelJson: string,
+  wanted: (spec: WeightSpec) => boolean,
+  alloc = (size: number): Uint8Array => Buffer.alloc(size)
+): Promise<{ json: ModelJson; weights: Array<{ spec: WeightSpec; bytes: Uint8Array | null }> }> {
   const json = JSON.parse(await readFile(modelJson, 'utf8')) as ModelJson
-  const weights: Array<{ spec: WeightSpec, bytes: Uint8Array | null }> = []
+  const weights: Array<{ spec: WeightSpec; bytes: Uint8Array | null }> = []
   for (const group of json.weightsManifest ?? []) {
     if (group.paths.length !== 1) throw new Error(`${modelJson}: a weight group in ${group.paths.length} files`)
     const file = await open(join(dirname(modelJson), group.paths[0] as string), 'r')
@@ -62,8 +73,8 @@ export async function sharedEmbedding (dir: string): Promise<Float32Array | Uint
   const isTable = (spec: WeightSpec) => spec.name === EMBEDDINGS && spec.dtype === 'float32'
   // float16 bits are stored little-endian: on such a machine they are read straight into shared memory
   const direct = endianness() === 'LE'
-  const alloc = (size: number) => direct ? new Uint8Array(new SharedArrayBuffer(size)) : Buffer.alloc(size)
-  const table = (await readWeights(join(dir, 'model.json'), isTable, alloc)).weights.find((w) => isTable(w.spec))
+  const alloc = (size: number) => (direct ? new Uint8Array(new SharedArrayBuffer(size)) : Buffer.alloc(size))
+  const table = (await readWeights(join(dir, 'model.json'), isTable, alloc)).weights.find(w => isTable(w.spec))
   if (table?.bytes == null) return null
   const { spec, bytes } = table
   const { n } = stored(spec)
@@ -81,14 +92,14 @@ export async function sharedEmbedding (dir: string): Promise<Float32Array | Uint
  * wasm heap would keep that room for good: about 16 MB per classifier and worker). `rows` is the
  * table's real row count, for checking the shared copy against.
  */
-export function withoutEmbeddingTable (modelJson: string): { handler: IOHandler, rows: () => number } {
+export function withoutEmbeddingTable (modelJson: string): { handler: IOHandler; rows: () => number } {
   let rows = NaN
   const handler: IOHandler = {
     async load () {
       // the table, most of the file, is never read (every worker loads every classifier, and what it
       // read would wait for the GC as garbage)
       const isTable = (spec: WeightSpec) => spec.name === EMBEDDINGS && spec.shape.length === 2
-      const { json, weights } = await readWeights(modelJson, (spec) => !isTable(spec))
+      const { json, weights } = await readWeights(modelJson, spec => !isTable(spec))
       const parts: Uint8Array[] = []
       const kept: WeightSpec[] = []
       for (const { spec, bytes } of weights) {
@@ -103,8 +114,12 @@ export function withoutEmbeddingTable (modelJson: string): { handler: IOHandler,
         }
       }
       if (Number.isNaN(rows)) throw new Error(`${modelJson}: no ${EMBEDDINGS} weight`)
-      const topology = json.modelTopology as { config?: { layers?: Array<{ class_name: string, config: { name: string, input_dim?: number } }> } }
-      const layer = topology.config?.layers?.find((l) => l.class_name === 'Embedding' && l.config.name === EMBEDDINGS.split('/')[0])
+      const topology = json.modelTopology as {
+        config?: { layers?: Array<{ class_name: string; config: { name: string; input_dim?: number } }> }
+      }
+      const layer = topology.config?.layers?.find(
+        l => l.class_name === 'Embedding' && l.config.name === EMBEDDINGS.split('/')[0]
+      )
       if (layer === undefined) throw new Error(`${modelJson}: no Embedding layer named ${EMBEDDINGS.split('/')[0]}`)
       layer.config.input_dim = 1
       return artifactsOf(json, kept, parts)
@@ -124,7 +139,7 @@ function decode (bytes: Uint8Array, n: number, spec: WeightSpec): Float32Array {
   } else if (q.dtype === 'uint8' || q.dtype === 'uint16') {
     const scale = q.scale ?? 1
     const min = q.min ?? 0
-    for (let i = 0; i < n; i++) out[i] = (q.dtype === 'uint8' ? view.getUint8(i) : view.getUint16(i * 2, true)) * scale + min
+    for (let i = 0; i < n; i++) { out[i] = (q.dtype === 'uint8' ? view.getUint8(i) : view.getUint16(i * 2, true)) * scale + min }
   } else throw new Error(`${EMBEDDINGS}: quantisation ${q.dtype} is not read here`)
   return out
 }

@@ -43,14 +43,22 @@ export function textParts (text: string, cfg: PartsConfig): string[] {
   if (!hasMoreWords(text, cfg.words)) return [text]
   const parts: string[] = []
   let part: string[] = []
-  const flush = () => { if (part.length > 0) { parts.push(part.join(' ')); part = [] } }
+  const flush = () => {
+    if (part.length > 0) {
+      parts.push(part.join(' '))
+      part = []
+    }
+  }
   for (const sentence of head(text, cfg.maxChars).split(SENTENCE_END)) {
-    const words = sentence.split(SPACE).filter((w) => w !== '')
+    const words = sentence.split(SPACE).filter(w => w !== '')
     if (words.length === 0) continue
     if (part.length + words.length > cfg.words) flush()
     for (let i = 0; i < words.length; i += cfg.words) {
       const piece = words.slice(i, i + cfg.words)
-      if (piece.length === cfg.words) { flush(); parts.push(piece.join(' ')) } else part.push(...piece)
+      if (piece.length === cfg.words) {
+        flush()
+        parts.push(piece.join(' '))
+      } else part.push(...piece)
     }
   }
   flush()
@@ -93,7 +101,10 @@ export function partsCount (text: string, parts: PartsConfig | undefined): numbe
 }
 
 /** A forward pass that reads a long text in parts (meanOfParts of its textParts); the pass itself without `parts`. */
-export function readInParts (forward: (text: string) => Float64Array, parts: PartsConfig | undefined): (text: string) => Float64Array {
+export function readInParts (
+  forward: (text: string) => Float64Array,
+  parts: PartsConfig | undefined
+): (text: string) => Float64Array {
   if (parts === undefined) return forward
-  return (text) => meanOfParts(forward, textParts(text, parts))
+  return text => meanOfParts(forward, textParts(text, parts))
 }

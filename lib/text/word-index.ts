@@ -23,7 +23,10 @@ function hash (word: string): number {
  * The arrays of the index of `words` (row = position; a word listed twice keeps its first row),
  * in memory from `alloc` (a SharedArrayBuffer for the workers' shared copy).
  */
-export function buildWordIndex (words: readonly string[], alloc: (bytes: number) => ArrayBufferLike = (n) => new ArrayBuffer(n)): WordIndexArrays {
+export function buildWordIndex (
+  words: readonly string[],
+  alloc: (bytes: number) => ArrayBufferLike = n => new ArrayBuffer(n)
+): WordIndexArrays {
   let size = 1
   while (size < words.length * 2) size *= 2
   const total = words.reduce((n, w) => n + w.length, 0)
@@ -51,7 +54,7 @@ export class WordIndex {
   readonly size: number
   private readonly mask: number
   constructor (private readonly a: WordIndexArrays) {
-    if ((a.slots.length & (a.slots.length - 1)) !== 0 || a.slots.length === 0) throw new Error('a word index needs a power-of-two slot table')
+    if ((a.slots.length & (a.slots.length - 1)) !== 0 || a.slots.length === 0) { throw new Error('a word index needs a power-of-two slot table') }
     this.mask = a.slots.length - 1
     this.size = a.starts.length - 1
   }
@@ -72,12 +75,16 @@ export class WordIndex {
 
 /** The index of a folder's word list for every text worker: its arrays as `<name>.slots`, `.chars`, `.starts`. */
 export function shareWordIndex (name: string, words: readonly string[]): Record<string, SharedArray> {
-  const a = buildWordIndex(words, (n) => new SharedArrayBuffer(n))
+  const a = buildWordIndex(words, n => new SharedArrayBuffer(n))
   return { [`${name}.slots`]: a.slots, [`${name}.chars`]: a.chars, [`${name}.starts`]: a.starts }
 }
 
 /** The folder's index `name`: the process's shared one (shareWordIndex), or one of this thread's own from `words()`. */
-export async function folderWordIndex (dir: string, name: string, words: () => Promise<readonly string[]>): Promise<WordIndex> {
+export async function folderWordIndex (
+  dir: string,
+  name: string,
+  words: () => Promise<readonly string[]>
+): Promise<WordIndex> {
   let own: WordIndexArrays | undefined
   const build = async () => (own ??= buildWordIndex(await words()))
   return new WordIndex({

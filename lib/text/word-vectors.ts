@@ -13,13 +13,13 @@ export interface WordVectors {
   dim: number
   size: number
   /** the row of a word (lower case), or -1 */
-  row (word: string): number
+  row(word: string): number
   /** adds weight x the row's vector to out */
-  addRow (row: number, weight: number, out: Float32Array | Float64Array): void
+  addRow(row: number, weight: number, out: Float32Array | Float64Array): void
   /** the SIF weight of a row: a / (a + p(rank)) */
-  sif (row: number): number
+  sif(row: number): number
   /** the SIF-weighted mean of the words' vectors, L2-normalised into out (zeros when no word is known); returns how many words were known */
-  sentence (words: readonly string[], out: Float32Array | Float64Array): number
+  sentence(words: readonly string[], out: Float32Array | Float64Array): number
 }
 
 const cache = new Map<string, Promise<WordVectors>>()
@@ -63,22 +63,41 @@ async function vocabulary (dir: string): Promise<string[]> {
   return words
 }
 
-interface Header { dim: number, size: number, sifA: number }
+interface Header {
+  dim: number
+  size: number
+  sifA: number
+}
 
 async function read (dir: string): Promise<WordVectors> {
   const header = JSON.parse(await readFile(join(dir, 'vectors.json'), 'utf8')) as Header
   const { dim, size } = header
-  const q = await shared(dir, 'vectors', Int8Array, async () => new Int8Array(toArrayBuffer(await readFile(join(dir, 'vectors.bin')))))
-  const scales = await shared(dir, 'scales', Float32Array, async () => new Float32Array(toArrayBuffer(await readFile(join(dir, 'scales.bin')))))
+  const q = await shared(
+    dir,
+    'vectors',
+    Int8Array,
+    async () => new Int8Array(toArrayBuffer(await readFile(join(dir, 'vectors.bin'))))
+  )
+  const scales = await shared(
+    dir,
+    'scales',
+    Float32Array,
+    async () => new Float32Array(toArrayBuffer(await readFile(join(dir, 'scales.bin'))))
+  )
   const index = await folderWordIndex(dir, 'vocab', async () => await vocabulary(dir))
   if (q.length !== size * dim || scales.length !== size || index.size !== size) {
-    throw new Error(`word vectors in ${dir} are incomplete: ${index.size} words, ${scales.length} scales, ${q.length} values for ${size} x ${dim}`)
+    throw new Error(
+      `word vectors in ${dir} are incomplete: ${index.size} words, ${scales.length} scales, ${q.length} values for ${size} x ${dim}`
+    )
   }
   // Zipf: p(rank r) ~ 1 / (r * H), H the harmonic number of the vocabulary
   const H = Math.log(size) + 0.5772
   const a = header.sifA
   const sifOf = new Float32Array(size)
-  for (let r = 0; r < size; r++) { const p = 1 / ((r + 1) * H); sifOf[r] = a / (a + p) }
+  for (let r = 0; r < size; r++) {
+    const p = 1 / ((r + 1) * H)
+    sifOf[r] = a / (a + p)
+  }
   const addRow = (row: number, weight: number, out: Float32Array | Float64Array) => {
     const s = weight * (scales[row] as number)
     for (let d = 0, at = row * dim; d < dim; d++, at++) out[d] = (out[d] as number) + s * (q[at] as number)
@@ -86,9 +105,9 @@ async function read (dir: string): Promise<WordVectors> {
   return {
     dim,
     size,
-    row: (word) => index.get(word) ?? -1,
+    row: word => index.get(word) ?? -1,
     addRow,
-    sif: (row) => sifOf[row] as number,
+    sif: row => sifOf[row] as number,
     sentence (list, out) {
       out.fill(0)
       let known = 0
@@ -100,7 +119,10 @@ async function read (dir: string): Promise<WordVectors> {
       }
       let norm = 0
       for (let d = 0; d < dim; d++) norm += (out[d] as number) ** 2
-      if (norm > 0) { const k = 1 / Math.sqrt(norm); for (let d = 0; d < dim; d++) out[d] = (out[d] as number) * k }
+      if (norm > 0) {
+        const k = 1 / Math.sqrt(norm)
+        for (let d = 0; d < dim; d++) out[d] = (out[d] as number) * k
+      }
       return known
     }
   }
@@ -118,11 +140,18 @@ const CLITIC = /^(.+?)(n't|'s|'re|'ve|'ll|'d|'m)$/
  */
 export function vectorWords (text: string, maxChars = 6000): string[] {
   const out: string[] = []
-  const m = text.slice(0, maxChars).toLowerCase().replace(/[’‘]/g, "'").match(/[\p{L}\p{M}\p{N}]+(?:['.-][\p{L}\p{M}\p{N}]+)*'?/gu)
+  const m = text
+    .slice(0, maxChars)
+    .toLowerCase()
+    .replace(/[’‘]/g, "'")
+    .match(/[\p{L}\p{M}\p{N}]+(?:['.-][\p{L}\p{M}\p{N}]+)*'?/gu)
   if (m === null) return out
   for (const tok of m) {
     const c = CLITIC.exec(tok)
-    if (c !== null) { out.push(c[1] as string, c[2] as string); continue }
+    if (c !== null) {
+      out.push(c[1] as string, c[2] as string)
+      continue
+    }
     out.push(tok.replace(/'$/, ''))
   }
   return out

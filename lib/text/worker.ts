@@ -18,10 +18,11 @@ try {
   const { tf, backend } = await getTf(init.ctx.tfBackend)
   adoptShared(init.ctx.shared)
   for (const m of init.models) models.set(m.name, await load(m))
-  const detector = init.detector === undefined ? undefined : await load(init.detector) as LoadedModel<string, Detection>
+  const detector =
+    init.detector === undefined ? undefined : ((await load(init.detector)) as LoadedModel<string, Detection>)
 
   async function load (m: PoolModel): Promise<LoadedModel<unknown, unknown>> {
-    const mod = await import(m.loader.module) as Record<string, ModelLoader>
+    const mod = (await import(m.loader.module)) as Record<string, ModelLoader>
     const loader = mod[m.loader.export]
     if (typeof loader !== 'function') throw new Error(`${m.loader.module} does not export ${m.loader.export}`)
     let model: LoadedModel<unknown, unknown>
@@ -30,7 +31,10 @@ try {
       if (model.warm !== undefined) await model.warm()
       else await model.predict(['warm up'])
     } catch (err) {
-      throw new Error(`model ${m.name} v${m.version} failed to load or warm up in a text worker: ${(err as Error).message}`, { cause: err })
+      throw new Error(
+        `model ${m.name} v${m.version} failed to load or warm up in a text worker: ${(err as Error).message}`,
+        { cause: err }
+      )
     }
     return model
   }
@@ -48,7 +52,7 @@ try {
     last = last.then(() => run(msg))
   })
   // the messages that arrived while the last job ran are read before the next starts
-  const readMessages = () => new Promise<void>((resolve) => setImmediate(resolve))
+  const readMessages = () => new Promise<void>(resolve => setImmediate(resolve))
   port.postMessage({ ready: true, backend, tensors: tf.memory().numTensors } satisfies WorkerStatus)
 
   async function run (job: TextJob): Promise<void> {
@@ -60,8 +64,7 @@ try {
     }
     try {
       let outputs: unknown[]
-      if (job.detect !== undefined) outputs = await detectAndRun(job.model.split(','), job.detect.split(','), job.inputs as string[])
-      else {
+      if (job.detect !== undefined) { outputs = await detectAndRun(job.model.split(','), job.detect.split(','), job.inputs as string[]) } else {
         const model = models.get(job.model)
         if (model === undefined) throw new Error(`no model ${job.model} in this worker`)
         outputs = await model.predict(job.inputs)
@@ -74,7 +77,11 @@ try {
       port.postMessage(reply)
     } catch (err) {
       // an output that cannot be cloned (a function, a tensor) is the loader's bug: say so, not hang
-      port.postMessage({ id: job.id, error: `the output of ${job.model} cannot be sent between threads: ${(err as Error).message}`, tensors: reply.tensors } satisfies TextReply)
+      port.postMessage({
+        id: job.id,
+        error: `the output of ${job.model} cannot be sent between threads: ${(err as Error).message}`,
+        tensors: reply.tensors
+      } satisfies TextReply)
     }
   }
 
@@ -96,11 +103,13 @@ try {
       else g.push(i)
     })
     for (const [code, idx] of groups) {
-      const name = names.find((n) => models.get(n)?.manifest.languages.includes(code)) ?? names[0] as string
+      const name = names.find(n => models.get(n)?.manifest.languages.includes(code)) ?? (names[0] as string)
       const model = models.get(name)
       if (model === undefined) throw new Error(`no model ${name} in this worker`)
-      const rows = await model.predict(idx.length === texts.length ? texts : idx.map((i) => texts[i]))
-      idx.forEach((i, k) => { (out[i] as Routed)[2] = rows[k] })
+      const rows = await model.predict(idx.length === texts.length ? texts : idx.map(i => texts[i]))
+      idx.forEach((i, k) => {
+        ;(out[i] as Routed)[2] = rows[k]
+      })
     }
     return out
   }

@@ -9,8 +9,14 @@
 import type { LoadedModel, ModelLoader } from '../models.js'
 import { loadSharedVectors, vectorWords, type WordVectors } from './word-vectors.js'
 
-export interface ZeroShotLabel { name: string, keywords: string[] }
-export interface ZeroShotInput { text: string, labels: ZeroShotLabel[] }
+export interface ZeroShotLabel {
+  name: string
+  keywords: string[]
+}
+export interface ZeroShotInput {
+  text: string
+  labels: ZeroShotLabel[]
+}
 export type ZeroShotOutput = number[] | { unknown: number[] }
 export interface ZeroShotSettings {
   /** how many nearest neighbours of a bare label name join its vector (0: the name alone) */
@@ -103,8 +109,14 @@ function inverseNorms (v: WordVectors, rows: number): Float32Array {
  * The rows of the `k` words nearest to a unit vector among the `pool` most frequent, best first,
  * leaving out the rows in `skip` (the label's own words, already in its vector).
  */
-export function nearestRows (v: WordVectors, to: Float32Array, k: number, pool: number, skip: ReadonlySet<number> = new Set()): Array<{ row: number, similarity: number }> {
-  const best: Array<{ row: number, similarity: number }> = []
+export function nearestRows (
+  v: WordVectors,
+  to: Float32Array,
+  k: number,
+  pool: number,
+  skip: ReadonlySet<number> = new Set()
+): Array<{ row: number; similarity: number }> {
+  const best: Array<{ row: number; similarity: number }> = []
   if (k <= 0) return best
   const w = new Float32Array(v.dim)
   const inv = inverseNorms(v, pool)
@@ -122,7 +134,10 @@ export function nearestRows (v: WordVectors, to: Float32Array, k: number, pool: 
   return best
 }
 
-interface LabelVector { vector: Float32Array, expansion: number[] }
+interface LabelVector {
+  vector: Float32Array
+  expansion: number[]
+}
 const labelCache = new WeakMap<WordVectors, Map<string, LabelVector | null>>()
 
 /**
@@ -133,12 +148,15 @@ const labelCache = new WeakMap<WordVectors, Map<string, LabelVector | null>>()
  */
 export function labelVector (v: WordVectors, label: ZeroShotLabel, s: ZeroShotSettings): LabelVector | null {
   let cache = labelCache.get(v)
-  if (cache === undefined) { cache = new Map(); labelCache.set(v, cache) }
+  if (cache === undefined) {
+    cache = new Map()
+    labelCache.set(v, cache)
+  }
   const key = [s.neighbours, s.neighbourPool, label.name, ...label.keywords].join('\u0000')
   const hit = cache.get(key)
   if (hit !== undefined) return hit
   const words = vectorWords(label.name)
-  const parts = [phrase(v, words), ...label.keywords.map((k) => phrase(v, vectorWords(k)))].filter((p) => p !== null)
+  const parts = [phrase(v, words), ...label.keywords.map(k => phrase(v, vectorWords(k)))].filter(p => p !== null)
   let out: LabelVector | null = null
   if (parts.length > 0) {
     const vector = new Float32Array(v.dim)
@@ -146,7 +164,7 @@ export function labelVector (v: WordVectors, label: ZeroShotLabel, s: ZeroShotSe
     const expansion: number[] = []
     const name = parts[0] as Float32Array
     if (label.keywords.length === 0 && s.neighbours > 0) {
-      const own = new Set(words.map((w) => v.row(w)).filter((r) => r >= 0))
+      const own = new Set(words.map(w => v.row(w)).filter(r => r >= 0))
       const w = new Float32Array(v.dim)
       for (const n of nearestRows(v, name, s.neighbours, s.neighbourPool, own)) {
         unitRow(v, n.row, w)
@@ -163,9 +181,9 @@ export function labelVector (v: WordVectors, label: ZeroShotLabel, s: ZeroShotSe
 
 /** Probabilities of the labels for a text (uniform when no word of the text is known). */
 export function zeroShot (v: WordVectors, input: ZeroShotInput, s: ZeroShotSettings): number[] {
-  const labels = input.labels.map((l) => labelVector(v, l, s)?.vector ?? null)
+  const labels = input.labels.map(l => labelVector(v, l, s)?.vector ?? null)
   const c = common(v)
-  const base = labels.map((l) => (l === null ? 0 : (s.common ? dot(l, c) : 0)))
+  const base = labels.map(l => (l === null ? 0 : s.common ? dot(l, c) : 0))
   const votes = new Float64Array(labels.length)
   const w = new Float32Array(v.dim)
   const z = new Float64Array(labels.length)
@@ -175,33 +193,49 @@ export function zeroShot (v: WordVectors, input: ZeroShotInput, s: ZeroShotSetti
     if (r < 0 || !unitRow(v, r, w)) continue
     // each word splits its SIF weight between the labels by a softmax of its similarities to them
     let max = -Infinity
-    labels.forEach((l, i) => { z[i] = l === null ? -Infinity : (dot(w, l) - (base[i] as number)) / s.wordTemperature; max = Math.max(max, z[i] as number) })
+    labels.forEach((l, i) => {
+      z[i] = l === null ? -Infinity : (dot(w, l) - (base[i] as number)) / s.wordTemperature
+      max = Math.max(max, z[i] as number)
+    })
     if (max === -Infinity) break
     let sum = 0
-    for (let i = 0; i < labels.length; i++) { z[i] = Math.exp((z[i] as number) - max); sum += z[i] as number }
+    for (let i = 0; i < labels.length; i++) {
+      z[i] = Math.exp((z[i] as number) - max)
+      sum += z[i] as number
+    }
     const weight = v.sif(r)
     total += weight
-    for (let i = 0; i < labels.length; i++) votes[i] = (votes[i] as number) + weight * (z[i] as number) / sum
+    for (let i = 0; i < labels.length; i++) votes[i] = (votes[i] as number) + (weight * (z[i] as number)) / sum
   }
   if (total === 0) return labels.map(() => 1 / labels.length)
-  const p = Array.from(votes, (x) => (x / total) ** s.sharpness)
+  const p = Array.from(votes, x => (x / total) ** s.sharpness)
   const sum = p.reduce((a, b) => a + b, 0)
-  return p.map((x) => x / sum)
+  return p.map(x => x / sum)
 }
 
 export const loadZeroShot: ModelLoader = async (dir, manifest) => {
-  const m = manifest as typeof manifest & { vectors: string, settings: ZeroShotSettings }
+  const m = manifest as typeof manifest & { vectors: string; settings: ZeroShotSettings }
   const v = await loadSharedVectors(dir, m.vectors)
   return {
     manifest,
     // labels of which no word is known cannot be scored: their indexes come back instead
     async predict (inputs: ZeroShotInput[]) {
-      return inputs.map((i) => {
+      return inputs.map(i => {
         const unknown = i.labels.flatMap((l, k) => (labelVector(v, l, m.settings) === null ? [k] : []))
         return unknown.length > 0 ? { unknown } : zeroShot(v, i, m.settings)
       })
     },
-    async warm () { await this.predict([{ text: 'the match ended in a draw', labels: [{ name: 'sports', keywords: [] }, { name: 'business', keywords: [] }] }]) },
+    async warm () {
+      await this.predict([
+        {
+          text: 'the match ended in a draw',
+          labels: [
+            { name: 'sports', keywords: [] },
+            { name: 'business', keywords: [] }
+          ]
+        }
+      ])
+    },
     dispose () {}
   } satisfies LoadedModel<ZeroShotInput, ZeroShotOutput>
 }

@@ -23,7 +23,7 @@ declare module 'fastify' {
   }
   interface FastifyInstance {
     /** resolves a key (cached for at most a second, so a revocation is seen within a second) */
-    lookupKey (key: string): Promise<KeyRecord | null>
+    lookupKey(key: string): Promise<KeyRecord | null>
   }
 }
 
@@ -33,12 +33,23 @@ async function configuredKeys (config: Config, store: KeyStore): Promise<Map<str
   const keys = new Map<string, KeyRecord>()
   const add = (key: string, source: 'env' | 'dev') => {
     const hash = hashKey(key)
-    keys.set(hash, { id: `${source}_${hash.slice(0, 10)}`, name: source === 'env' ? 'API_KEYS' : 'development', hash, plan: config.defaultPlan, created: new Date().toISOString(), source })
+    keys.set(hash, {
+      id: `${source}_${hash.slice(0, 10)}`,
+      name: source === 'env' ? 'API_KEYS' : 'development',
+      hash,
+      plan: config.defaultPlan,
+      created: new Date().toISOString(),
+      source
+    })
   }
   for (const k of config.apiKeys) add(k, 'env')
   if (config.apiKeys.length > 0) return keys
   let stored = 0
-  try { stored = (await store.listKeys()).length } catch { /* store down: still give the dev key */ }
+  try {
+    stored = (await store.listKeys()).length
+  } catch {
+    /* store down: still give the dev key */
+  }
   const dev = stored === 0 ? await developmentKey(config.dataDir) : null
   if (dev !== null) add(dev, 'dev')
   // the processes of a cluster leave it to their supervisor (server.ts) to say, once
@@ -53,7 +64,7 @@ async function configuredKeys (config: Config, store: KeyStore): Promise<Map<str
  */
 function hasher (): (key: string) => string {
   const hashes = new Map<string, string>()
-  return (key) => {
+  return key => {
     let hash = hashes.get(key)
     if (hash === undefined) {
       hash = hashKey(key)
@@ -65,54 +76,56 @@ function hasher (): (key: string) => string {
   }
 }
 
-export default fp(async (fastify) => {
-  const { config } = fastify
-  const store: KeyStore = fastify.store
-  const envKeys = await configuredKeys(config, store)
-  const cache = new Map<string, { rec: KeyRecord | null, at: number }>()
-  const hashOf = hasher()
+export default fp(
+  async fastify => {
+    const { config } = fastify
+    const store: KeyStore = fastify.store
+    const envKeys = await configuredKeys(config, store)
+    const cache = new Map<string, { rec: KeyRecord | null; at: number }>()
+    const hashOf = hasher()
 
-  fastify.decorate('lookupKey', async (key: string): Promise<KeyRecord | null> => {
-    const hash = hashOf(key)
-    const fromEnv = envKeys.get(hash)
-    if (fromEnv !== undefined) return fromEnv
-    const hit = cache.get(hash)
-    const now = Date.now()
-    if (hit !== undefined && now - hit.at < CACHE_MS) return hit.rec
-    let rec: KeyRecord | null
-    try {
-      rec = await store.getKeyByHash(hash)
-    } catch (err) {
-      // fail-open may serve a key it has seen, never an unknown one
-      if (config.failOpen && hit !== undefined) return hit.rec
-      fastify.log.warn({ err: (err as Error).message }, 'quota store unavailable')
-      throw storeUnavailable()
-    }
-    if (rec !== null && !sameHash(rec.hash, hash)) rec = null
-    if (cache.size > 10_000) cache.clear()
-    cache.set(hash, { rec, at: now })
-    return rec
-  })
+    fastify.decorate('lookupKey', async (key: string): Promise<KeyRecord | null> => {
+      const hash = hashOf(key)
+      const fromEnv = envKeys.get(hash)
+      if (fromEnv !== undefined) return fromEnv
+      const hit = cache.get(hash)
+      const now = Date.now()
+      if (hit !== undefined && now - hit.at < CACHE_MS) return hit.rec
+      let rec: KeyRecord | null
+      try {
+        rec = await store.getKeyByHash(hash)
+      } catch (err) {
+        // fail-open may serve a key it has seen, never an unknown one
+        if (config.failOpen && hit !== undefined) return hit.rec
+        fastify.log.warn({ err: (err as Error).message }, 'quota store unavailable')
+        throw storeUnavailable()
+      }
+      if (rec !== null && !sameHash(rec.hash, hash)) rec = null
+      if (cache.size > 10_000) cache.clear()
+      cache.set(hash, { rec, at: now })
+      return rec
+    })
 
-  // a list as api_key is a JSON value of the wrong type (406) or, in the other encodings, a field sent twice
-  const isJson = (req: FastifyRequest) => /\bjson\b/i.test(req.headers['content-type'] ?? '')
-  fastify.decorateRequest('apiKey', null)
-  fastify.addHook('preValidation', async (req, reply) => {
-    const rc = req.routeOptions.config
-    if (rc.auth !== true) return
-    const raw = (req.body as Record<string, unknown> | undefined)?.api_key
-    let refused: Error | null = null
-    if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) refused = new Errors.MissingApiKey()
-    else if (Array.isArray(raw) && !isJson(req)) refused = new Errors.RepeatedField('api_key', raw.length)
-    else if (typeof raw !== 'string') refused = new Errors.ApiKeyType()
-    else {
-      req.apiKey = await fastify.lookupKey(raw.trim())
-      if (req.apiKey === null) refused = new Errors.InvalidApiKey()
-    }
-    // a metered request with a valid key is counted in its rate window by the store call that
-    // charges it (quota.ts); every other one is counted now, before a 401
-    if (refused === null && rc.quota !== undefined) fastify.deferRateCount(req)
-    else await fastify.limitRate(req, reply)
-    if (refused !== null) throw refused
-  })
-}, { name: 'auth', dependencies: ['config', 'store', 'errors', 'rate-limit'] })
+    // a list as api_key is a JSON value of the wrong type (406) or, in the other encodings, a field sent twice
+    const isJson = (req: FastifyRequest) => /\bjson\b/i.test(req.headers['content-type'] ?? '')
+    fastify.decorateRequest('apiKey', null)
+    fastify.addHook('preValidation', async (req, reply) => {
+      const rc = req.routeOptions.config
+      if (rc.auth !== true) return
+      const raw = (req.body as Record<string, unknown> | undefined)?.api_key
+      let refused: Error | null = null
+      if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) { refused = new Errors.MissingApiKey() } else if (Array.isArray(raw) && !isJson(req)) refused = new Errors.RepeatedField('api_key', raw.length)
+      else if (typeof raw !== 'string') refused = new Errors.ApiKeyType()
+      else {
+        req.apiKey = await fastify.lookupKey(raw.trim())
+        if (req.apiKey === null) refused = new Errors.InvalidApiKey()
+      }
+      // a metered request with a valid key is counted in its rate window by the store call that
+      // charges it (quota.ts); every other one is counted now, before a 401
+      if (refused === null && rc.quota !== undefined) fastify.deferRateCount(req)
+      else await fastify.limitRate(req, reply)
+      if (refused !== null) throw refused
+    })
+  },
+  { name: 'auth', dependencies: ['config', 'store', 'errors', 'rate-limit'] }
+)

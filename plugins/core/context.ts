@@ -14,7 +14,10 @@ declare module 'fastify' {
   }
 }
 
-export default fp<AppOptions>(async (fastify, opts) => {
-  fastify.decorate('config', opts.config)
-  fastify.decorate('clock', opts.clock ?? (() => new Date()))
-}, { name: 'config' })
+export default fp<AppOptions>(
+  async (fastify, opts) => {
+    fastify.decorate('config', opts.config)
+    fastify.decorate('clock', opts.clock ?? (() => new Date()))
+  },
+  { name: 'config' }
+)

@@ -20,52 +20,71 @@ declare module 'fastify' {
 }
 
 /** Answer headers a browser client may read besides the CORS-safelisted ones. */
-export const EXPOSED = ['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset',
-  'X-Quota-Daily-Remaining', 'X-Quota-Monthly-Remaining', 'X-Request-Id']
+export const EXPOSED = [
+  'Retry-After',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'X-Quota-Daily-Remaining',
+  'X-Quota-Monthly-Remaining',
+  'X-Request-Id'
+]
 /** Request headers a page may send besides the safelisted ones: Content-Type for a JSON body. */
 export const ALLOWED_HEADERS = ['Content-Type', 'Accept']
 export const METHODS = ['GET', 'HEAD', 'POST']
 /** How long a browser may cache a preflight answer (Chromium caps it at 2 hours). */
 export const MAX_AGE = 600
 
-export default fp(async (fastify) => {
-  const allowed = fastify.config.corsOrigins
-  if (allowed.length === 0) return
-  const any = allowed.includes('*')
-  const listed = new Set(allowed)
+export default fp(
+  async fastify => {
+    const allowed = fastify.config.corsOrigins
+    if (allowed.length === 0) return
+    const any = allowed.includes('*')
+    const listed = new Set(allowed)
 
-  // The operator API stays same-origin: its routes opt out (no CORS work, no headers), and its
-  // preflights reach a route of their own, more specific than the plugin's catch-all OPTIONS.
-  fastify.addHook('onRoute', (route) => {
-    if (route.url === '/admin' || route.url.startsWith('/admin/')) route.config = { ...route.config, cors: false }
-    // the catch-all is reached only by what the plugin did not answer as a preflight: a refused
-    // origin gets a 403 that says why, anything else the usual 404
-    if (route.method === 'OPTIONS' && route.url === '*') route.preHandler = refuse('to this API')
-  })
-  for (const url of ['/admin', '/admin/*']) {
-    fastify.options(url, { schema: { hide: true }, preHandler: refuse('to the operator API (same origin only)') }, (req, reply) => { reply.callNotFound() })
-  }
+    // The operator API stays same-origin: its routes opt out (no CORS work, no headers), and its
+    // preflights reach a route of their own, more specific than the plugin's catch-all OPTIONS.
+    fastify.addHook('onRoute', route => {
+      if (route.url === '/admin' || route.url.startsWith('/admin/')) route.config = { ...route.config, cors: false }
+      // the catch-all is reached only by what the plugin did not answer as a preflight: a refused
+      // origin gets a 403 that says why, anything else the usual 404
+      if (route.method === 'OPTIONS' && route.url === '*') route.preHandler = refuse('to this API')
+    })
+    for (const url of ['/admin', '/admin/*']) {
+      fastify.options(
+        url,
+        { schema: { hide: true }, preHandler: refuse('to the operator API (same origin only)') },
+        (req, reply) => {
+          reply.callNotFound()
+        }
+      )
+    }
 
-  // Options, not a per-request delegator (which would have chosen the operator API's options by
-  // path): 5-10 us less CPU per request in a bare-route microbenchmark.
-  await fastify.register(cors, {
-    // a request without Origin (curl, a server, a same-origin GET) gets no CORS headers at all
-    origin: (origin: string | undefined, cb: (err: Error | null, allow: string | boolean) => void) => {
-      cb(null, origin === undefined ? false : any ? '*' : listed.has(origin))
-    },
-    methods: METHODS,
-    allowedHeaders: ALLOWED_HEADERS,
-    exposedHeaders: EXPOSED,
-    maxAge: MAX_AGE,
-    // a malformed preflight falls through to the JSON answers, not a text/plain 400
-    strictPreflight: false
-  })
-}, { name: 'cors', dependencies: ['config', 'errors'] })
+    // Options, not a per-request delegator (which would have chosen the operator API's options by
+    // path): 5-10 us less CPU per request in a bare-route microbenchmark.
+    await fastify.register(cors, {
+      // a request without Origin (curl, a server, a same-origin GET) gets no CORS headers at all
+      origin: (origin: string | undefined, cb: (err: Error | null, allow: string | boolean) => void) => {
+        cb(null, origin === undefined ? false : any ? '*' : listed.has(origin))
+      },
+      methods: METHODS,
+      allowedHeaders: ALLOWED_HEADERS,
+      exposedHeaders: EXPOSED,
+      maxAge: MAX_AGE,
+      // a malformed preflight falls through to the JSON answers, not a text/plain 400
+      strictPreflight: false
+    })
+  },
+  { name: 'cors', dependencies: ['config', 'errors'] }
+)
 
 function refuse (where: string) {
   return (req: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
     const origin = req.headers.origin
-    if (req.corsPreflightEnabled || origin === undefined) { done(); return }
+    if (req.corsPreflightEnabled || origin === undefined) {
+      done()
+      return
+    }
     done(new Errors.CorsRefused(JSON.stringify(origin), where))
   }
 }

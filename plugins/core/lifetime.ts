@@ -11,20 +11,23 @@ declare module 'fastify' {
   }
 }
 
-export default fp(async (fastify) => {
-  const ms = fastify.config.requestTimeoutMs
-  fastify.decorateRequest('deadline', null)
-  fastify.addHook('onRequest', (req, reply, done) => {
-    reply.header('x-request-id', req.id)
-    req.deadline = new Deadline(ms)
-    done()
-  })
-  fastify.addHook('onResponse', (req, _reply, done) => {
-    req.deadline?.clear()
-    done()
-  })
-  fastify.addHook('onRequestAbort', (req, done) => {
-    req.deadline?.abandon()
-    done()
-  })
-}, { name: 'lifetime', dependencies: ['config'] })
+export default fp(
+  async fastify => {
+    const ms = fastify.config.requestTimeoutMs
+    fastify.decorateRequest('deadline', null)
+    fastify.addHook('onRequest', (req, reply, done) => {
+      reply.header('x-request-id', req.id)
+      req.deadline = new Deadline(ms)
+      done()
+    })
+    fastify.addHook('onResponse', (req, _reply, done) => {
+      req.deadline?.clear()
+      done()
+    })
+    fastify.addHook('onRequestAbort', (req, done) => {
+      req.deadline?.abandon()
+      done()
+    })
+  },
+  { name: 'lifetime', dependencies: ['config'] }
+)

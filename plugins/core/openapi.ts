@@ -18,24 +18,32 @@ import pageHeaders from './page-headers.js'
 export function swaggerInlineStyleHashes (): string[] {
   const dir = dirname(createRequire(import.meta.url).resolve('@fastify/swagger-ui'))
   const preset = readFileSync(join(dir, 'static', 'swagger-ui-standalone-preset.js'), 'utf8')
-  return [...preset.matchAll(/createElement\("style",null,("(?:[^"\\]|\\.)*")\)/g)]
-    .map((m) => `'sha256-${createHash('sha256').update(JSON.parse(m[1]!) as string).digest('base64')}'`)
+  return [...preset.matchAll(/createElement\("style",null,("(?:[^"\\]|\\.)*")\)/g)].map(
+    m =>
+      `'sha256-${createHash('sha256')
+        .update(JSON.parse(m[1]!) as string)
+        .digest('base64')}'`
+  )
 }
 
-export default fp(async (fastify) => {
-  await fastify.register(swagger, {
-    openapi: {
-      info: {
-        title: 'Open text and image analysis API',
-        description: 'Wire-compatible with the ParallelDots v4 API. Every operation accepts multipart/form-data, application/x-www-form-urlencoded, application/json or query-string parameters.',
-        version: '4.0.0'
-      },
-      components: {}
-    }
-  })
-  await fastify.register(async (docs) => {
-    await docs.register(pageHeaders, { styles: swaggerInlineStyleHashes() })
-    await docs.register(swaggerUi, { routePrefix: '/docs' })
-  })
-  fastify.get('/openapi.json', { schema: { hide: true } }, async () => fastify.swagger())
-}, { name: 'openapi', dependencies: ['config'] })
+export default fp(
+  async fastify => {
+    await fastify.register(swagger, {
+      openapi: {
+        info: {
+          title: 'Open text and image analysis API',
+          description:
+            'Wire-compatible with the ParallelDots v4 API. Every operation accepts multipart/form-data, application/x-www-form-urlencoded, application/json or query-string parameters.',
+          version: '4.0.0'
+        },
+        components: {}
+      }
+    })
+    await fastify.register(async docs => {
+      await docs.register(pageHeaders, { styles: swaggerInlineStyleHashes() })
+      await docs.register(swaggerUi, { routePrefix: '/docs' })
+    })
+    fastify.get('/openapi.json', { schema: { hide: true } }, async () => fastify.swagger())
+  },
+  { name: 'openapi', dependencies: ['config'] }
+)

@@ -19,13 +19,13 @@ declare module 'fastify' {
   }
   interface FastifyInstance {
     /** counts the request in its rate window now; throws the 429 over the rate */
-    limitRate (req: FastifyRequest, reply: FastifyReply): Promise<void>
+    limitRate(req: FastifyRequest, reply: FastifyReply): Promise<void>
     /** leaves the request's rate count to its charge, or to onSend if it is refused before that */
-    deferRateCount (req: FastifyRequest): void
+    deferRateCount(req: FastifyRequest): void
   }
 }
 
-type HeadedError = Error & { statusCode?: number, headers?: Record<string, string | number> }
+type HeadedError = Error & { statusCode?: number; headers?: Record<string, string | number> }
 
 /** The error body the error handler would have sent for `err`, for an answer already on its way. */
 function replaceWith (reply: FastifyReply, err: HeadedError): string {
@@ -37,62 +37,76 @@ function replaceWith (reply: FastifyReply, err: HeadedError): string {
   return JSON.stringify({ code: status, error: STATUS_CODES[status] ?? 'Error', message: err.message })
 }
 
-export default fp(async (fastify) => {
-  const { config } = fastify
-  const store: RateStore = fastify.store
+export default fp(
+  async fastify => {
+    const { config } = fastify
+    const store: RateStore = fastify.store
 
-  // @fastify/rate-limit's store: the store's own rate windows, which the quota counts in too
-  class Windows {
-    incr (key: string, done: (err: Error | null, res?: RateCount) => void, timeWindow?: number): void {
-      store.hit(key, timeWindow ?? 1000).then((r) => done(null, r), (err: Error) => done(err))
-    }
+    // @fastify/rate-limit's store: the store's own rate windows, which the quota counts in too
+    class Windows {
+      incr (key: string, done: (err: Error | null, res?: RateCount) => void, timeWindow?: number): void {
+        store.hit(key, timeWindow ?? 1000).then(
+          r => done(null, r),
+          (err: Error) => done(err)
+        )
+      }
 
-    child (): Windows { return this }
-  }
-  await fastify.register(rateLimit, {
-    global: false,
-    timeWindow: 1000,
-    store: Windows,
-    skipOnError: false,
-    keyGenerator: (req: FastifyRequest) => req.apiKey == null
-      ? `ip:${req.ip}`
-      : `${req.routeOptions.config.quota === undefined ? 'u' : 'k'}:${req.apiKey.id}`,
-    errorResponseBuilder: (_req, ctx) => new Errors.RateLimited(ctx.max, retryIn(ctx.ttl))
-  })
-  const rateOf = (req: FastifyRequest) => req.apiKey?.plan.rate ?? config.anonymousRate
-  const limitKeyed = fastify.rateLimit({
-    timeWindow: (req: FastifyRequest) => windowOf(rateOf(req)),
-    max: (req: FastifyRequest) => maxOf(rateOf(req)),
-    // a key whose plan has no rate limit is not counted
-    allowList: (req: FastifyRequest) => req.apiKey != null && req.apiKey.plan.rate === null
-  })
-
-  fastify.decorate('limitRate', async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    try {
-      await limitKeyed.call(fastify, req, reply)
-    } catch (err) {
-      if ((err as HeadedError).statusCode === 429) throw err
-      if (!config.failOpen) {
-        fastify.log.warn({ err: (err as Error).message }, 'quota store unavailable')
-        throw storeUnavailable()
+      child (): Windows {
+        return this
       }
     }
-  })
-  fastify.decorateRequest('meterPending', false)
-  fastify.decorate('deferRateCount', (req: FastifyRequest) => { req.meterPending = true })
+    await fastify.register(rateLimit, {
+      global: false,
+      timeWindow: 1000,
+      store: Windows,
+      skipOnError: false,
+      keyGenerator: (req: FastifyRequest) =>
+        req.apiKey == null
+          ? `ip:${req.ip}`
+          : `${req.routeOptions.config.quota === undefined ? 'u' : 'k'}:${req.apiKey.id}`,
+      errorResponseBuilder: (_req, ctx) => new Errors.RateLimited(ctx.max, retryIn(ctx.ttl))
+    })
+    const rateOf = (req: FastifyRequest) => req.apiKey?.plan.rate ?? config.anonymousRate
+    const limitKeyed = fastify.rateLimit({
+      timeWindow: (req: FastifyRequest) => windowOf(rateOf(req)),
+      max: (req: FastifyRequest) => maxOf(rateOf(req)),
+      // a key whose plan has no rate limit is not counted
+      allowList: (req: FastifyRequest) => req.apiKey != null && req.apiKey.plan.rate === null
+    })
 
-  async function countRefused (req: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
-    req.meterPending = false
-    try {
-      await fastify.limitRate(req, reply)
-    } catch (err) {
-      return replaceWith(reply, err as HeadedError)
+    fastify.decorate('limitRate', async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
+      try {
+        await limitKeyed.call(fastify, req, reply)
+      } catch (err) {
+        if ((err as HeadedError).statusCode === 429) throw err
+        if (!config.failOpen) {
+          fastify.log.warn({ err: (err as Error).message }, 'quota store unavailable')
+          throw storeUnavailable()
+        }
+      }
+    })
+    fastify.decorateRequest('meterPending', false)
+    fastify.decorate('deferRateCount', (req: FastifyRequest) => {
+      req.meterPending = true
+    })
+
+    async function countRefused (req: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+      req.meterPending = false
+      try {
+        await fastify.limitRate(req, reply)
+      } catch (err) {
+        return replaceWith(reply, err as HeadedError)
+      }
+      return payload
     }
-    return payload
-  }
-  // A callback hook: most answers need nothing here, and then it costs no promise and no tick.
-  fastify.addHook('onSend', (req, reply, payload, done) => {
-    if (req.meterPending !== true) { done(null, payload); return }
-    countRefused(req, reply, payload).then((p) => done(null, p), done)
-  })
-}, { name: 'rate-limit', dependencies: ['config', 'store', 'errors'] })
+    // A callback hook: most answers need nothing here, and then it costs no promise and no tick.
+    fastify.addHook('onSend', (req, reply, payload, done) => {
+      if (req.meterPending !== true) {
+        done(null, payload)
+        return
+      }
+      countRefused(req, reply, payload).then(p => done(null, p), done)
+    })
+  },
+  { name: 'rate-limit', dependencies: ['config', 'store', 'errors'] }
+)

@@ -9,19 +9,24 @@ declare module 'fastify' {
   }
 }
 
-export function openStore (config: { redisUrl: string | null, dataDir: string, redisTimeoutMs: number }): Store {
+export function openStore (config: { redisUrl: string | null; dataDir: string; redisTimeoutMs: number }): Store {
   return config.redisUrl !== null
     ? new RedisStore(config.redisUrl, { timeoutMs: config.redisTimeoutMs })
     : new SqliteStore(config.dataDir)
 }
 
-export default fp(async (fastify) => {
-  const store = openStore(fastify.config)
-  if (store instanceof RedisStore) {
-    // Start even if Redis is down: /health/ready says so, metered requests answer 503, and the
-    // client keeps reconnecting in the background.
-    if (!await store.connect(3000)) fastify.log.warn('Redis did not answer at start-up; retrying in the background')
-  }
-  fastify.decorate('store', store)
-  fastify.addHook('onClose', async () => { await store.close() })
-}, { name: 'store', dependencies: ['config'] })
+export default fp(
+  async fastify => {
+    const store = openStore(fastify.config)
+    if (store instanceof RedisStore) {
+      // Start even if Redis is down: /health/ready says so, metered requests answer 503, and the
+      // client keeps reconnecting in the background.
+      if (!(await store.connect(3000))) fastify.log.warn('Redis did not answer at start-up; retrying in the background')
+    }
+    fastify.decorate('store', store)
+    fastify.addHook('onClose', async () => {
+      await store.close()
+    })
+  },
+  { name: 'store', dependencies: ['config'] }
+)

@@ -4,9 +4,12 @@ import { assertLabels, classify } from '../../lib/http/classify.js'
 import { ABUSE_LABELS, AbuseBatchReply, AbuseReply, type AbuseReply as Answer } from '../../schemas/ops/abuse.js'
 
 /** The more likely label and its probability. */
-function decide (s: Record<typeof ABUSE_LABELS[number], number>): Answer {
+function decide (s: Record<(typeof ABUSE_LABELS)[number], number>): Answer {
   const abusive = s.Abusive > s['Non Abusive']
-  return { sentence_type: abusive ? 'Abusive' : 'Non Abusive', confidence_score: abusive ? s.Abusive : s['Non Abusive'] }
+  return {
+    sentence_type: abusive ? 'Abusive' : 'Non Abusive',
+    confidence_score: abusive ? s.Abusive : s['Non Abusive']
+  }
 }
 
 export default async function abuse (fastify: FastifyInstance) {
@@ -20,7 +23,7 @@ export default async function abuse (fastify: FastifyInstance) {
     reply: AbuseReply,
     batchReply: AbuseBatchReply,
     run: async (texts, body, model) => (await scores(texts, body, model)).map(decide),
-    single: (r) => r,
-    many: (rs) => ({ abuse: rs })
+    single: r => r,
+    many: rs => ({ abuse: rs })
   })
 }

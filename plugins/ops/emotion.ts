@@ -18,7 +18,7 @@ export default async function emotion (fastify: FastifyInstance) {
     reply: EmotionReply,
     batchReply: EmotionBatchReply,
     run,
-    single: (e) => ({ emotion: e }),
-    many: (rs) => ({ emotion: rs })
+    single: e => ({ emotion: e }),
+    many: rs => ({ emotion: rs })
   })
 }

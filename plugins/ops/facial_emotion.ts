@@ -7,7 +7,7 @@ export default async function facialEmotion (fastify: FastifyInstance) {
   imageOperation(fastify, {
     op: 'facial_emotion',
     model: 'facial_emotion',
-    summary: 'Facial emotion of every face in an image; the top-level list is the largest face\'s',
+    summary: "Facial emotion of every face in an image; the top-level list is the largest face's",
     reply: FacialEmotionReply,
     run: async (image, _body, model) => {
       const [result] = await model.predict([image])

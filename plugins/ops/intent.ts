@@ -15,7 +15,7 @@ export default async function intent (fastify: FastifyInstance) {
     reply: IntentReply,
     batchReply: IntentBatchReply,
     run,
-    single: (i) => ({ intent: i }),
-    many: (rs) => ({ intent: rs.map((i) => ({ intent: i })) })
+    single: i => ({ intent: i }),
+    many: rs => ({ intent: rs.map(i => ({ intent: i })) })
   })
 }

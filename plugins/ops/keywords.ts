@@ -15,8 +15,10 @@ export default async function keywords (fastify: FastifyInstance) {
     reply: KeywordsReply,
     batchReply: KeywordsBatchReply,
     run: async (texts, body, model) =>
-      (model as LoadedModel<{ text: string, lang: string }, Keyword[]>).predict(texts.map((text) => ({ text, lang: body.lang_code ?? 'en' }))),
-    single: (k) => ({ keywords: k }),
-    many: (rs) => ({ keywords: rs })
+      (model as LoadedModel<{ text: string; lang: string }, Keyword[]>).predict(
+        texts.map(text => ({ text, lang: body.lang_code ?? 'en' }))
+      ),
+    single: k => ({ keywords: k }),
+    many: rs => ({ keywords: rs })
   })
 }

@@ -12,9 +12,13 @@ export default async function languageDetection (fastify: FastifyInstance) {
     batch: true,
     reply: LanguageReply,
     batchReply: LanguageBatchReply,
-    run: async (texts, _body, model) => (await (model as LoadedModel<string, Detection>).predict(texts))
-      .map((d) => ({ output: d.name, prob: Number(d.prob.toFixed(4)), lang_code: d.code })),
-    single: (g) => g,
-    many: (gs) => ({ batch: gs })
+    run: async (texts, _body, model) =>
+      (await (model as LoadedModel<string, Detection>).predict(texts)).map(d => ({
+        output: d.name,
+        prob: Number(d.prob.toFixed(4)),
+        lang_code: d.code
+      })),
+    single: g => g,
+    many: gs => ({ batch: gs })
   })
 }

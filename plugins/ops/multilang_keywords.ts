@@ -15,7 +15,9 @@ export default async function multilangKeywords (fastify: FastifyInstance) {
     models: ['keywords-multilingual'],
     reply: KeywordsReply,
     run: async (texts, body, model) =>
-      (model as LoadedModel<{ text: string, lang: string }, Keyword[]>).predict(texts.map((text) => ({ text, lang: body.lang_code ?? 'en' }))),
-    single: (k) => ({ keywords: k })
+      (model as LoadedModel<{ text: string; lang: string }, Keyword[]>).predict(
+        texts.map(text => ({ text, lang: body.lang_code ?? 'en' }))
+      ),
+    single: k => ({ keywords: k })
   })
 }

@@ -17,9 +17,9 @@ export default async function ner (fastify: FastifyInstance) {
     batchReply: NerBatchReply,
     run: async (texts, body, model) => {
       const lang = body.lang_code ?? 'en'
-      return await (model as LoadedModel<NerInput, Entity[]>).predict(texts.map((text) => ({ text, lang })))
+      return await (model as LoadedModel<NerInput, Entity[]>).predict(texts.map(text => ({ text, lang })))
     },
-    single: (e) => ({ entities: e }),
-    many: (rs) => ({ entities: rs })
+    single: e => ({ entities: e }),
+    many: rs => ({ entities: rs })
   })
 }

@@ -5,7 +5,13 @@ import { textOperation } from '../../lib/http/routes.js'
 import { assertLabels, byLabel, classify } from '../../lib/http/classify.js'
 import { Errors } from '../../lib/errors.js'
 import { INTENT_LABELS } from '../../schemas/ops/intent.js'
-import { FEEDBACK_LABELS, NewIntentBatchBody, NewIntentBatchReply, NewIntentBody, NewIntentReply } from '../../schemas/ops/new_intent.js'
+import {
+  FEEDBACK_LABELS,
+  NewIntentBatchBody,
+  NewIntentBatchReply,
+  NewIntentBody,
+  NewIntentReply
+} from '../../schemas/ops/new_intent.js'
 
 export default async function newIntent (fastify: FastifyInstance) {
   assertLabels(fastify, 'intent', INTENT_LABELS)
@@ -23,12 +29,15 @@ export default async function newIntent (fastify: FastifyInstance) {
       const query = body.query
       if (query !== undefined && query !== 'feedback') throw new Errors.InvalidQuery()
       const base = await intents(texts, body, model)
-      if (query !== 'feedback') return base.map((intent) => ({ intent }))
+      if (query !== 'feedback') return base.map(intent => ({ intent }))
       const fb = fastify.needModel<string, number[]>('new_intent', 'new/intent with query=feedback')
       const rows = await fb.predict(texts)
-      return base.map((intent, i) => ({ intent, feedback: byLabel(rows[i] as number[], fb.manifest.labels, FEEDBACK_LABELS) }))
+      return base.map((intent, i) => ({
+        intent,
+        feedback: byLabel(rows[i] as number[], fb.manifest.labels, FEEDBACK_LABELS)
+      }))
     },
-    single: (r) => r,
-    many: (rs) => ({ intent: rs })
+    single: r => r,
+    many: rs => ({ intent: rs })
   })
 }

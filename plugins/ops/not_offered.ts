@@ -20,7 +20,9 @@ export default async function notOffered (fastify: FastifyInstance) {
         tags: ['absent'],
         response: errorResponses(501)
       },
-      handler: async () => { throw new Errors.NotOffered(op, why) }
+      handler: async () => {
+        throw new Errors.NotOffered(op, why)
+      }
     })
   }
 }

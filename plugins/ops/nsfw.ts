@@ -11,7 +11,7 @@ export default async function nsfw (fastify: FastifyInstance) {
     summary: 'Whether an image is safe to open at work, with the probability of that answer',
     reply: NsfwReply,
     run: async (image, _body, model) => {
-      const [result] = await model.predict([image]) as [NsfwResult]
+      const [result] = (await model.predict([image])) as [NsfwResult]
       return { output: result.output, prob: result.prob }
     },
     fetch: fetcherFor(fastify.config)

@@ -7,12 +7,13 @@ export default async function phraseExtractor (fastify: FastifyInstance) {
   textOperation(fastify, {
     op: 'phrase_extractor',
     model: 'phrase_extractor',
-    summary: 'Phrase extractor: the noun phrases of a text with integer relevance scores (occurrences), most relevant first',
+    summary:
+      'Phrase extractor: the noun phrases of a text with integer relevance scores (occurrences), most relevant first',
     batch: true,
     reply: PhraseExtractorReply,
     batchReply: PhraseExtractorBatchReply,
     run: async (texts, _body, model) => (model as LoadedModel<string, Phrase[]>).predict(texts),
-    single: (k) => ({ keywords: k }),
-    many: (rs) => ({ keywords: rs })
+    single: k => ({ keywords: k }),
+    many: rs => ({ keywords: rs })
   })
 }

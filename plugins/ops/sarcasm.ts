@@ -17,7 +17,7 @@ export default async function sarcasm (fastify: FastifyInstance) {
     reply: SarcasmReply,
     batchReply: SarcasmBatchReply,
     run,
-    single: (s) => s,
-    many: (rs) => rs
+    single: s => s,
+    many: rs => rs
   })
 }

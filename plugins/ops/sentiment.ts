@@ -20,14 +20,14 @@ export default async function sentiment (fastify: FastifyInstance) {
     reply: SentimentReply,
     batchReply: SentimentBatchReply,
     run,
-    single: (s) => ({ sentiment: s }),
-    many: (rs) => ({ sentiment: rs })
+    single: s => ({ sentiment: s }),
+    many: rs => ({ sentiment: rs })
   })
   // the Node client's multilingualSentiment posts text and lang_code here: the same answer
   textOperation(fastify, {
     op: 'multilang',
     model: 'sentiment',
-    summary: 'Sentiment of a text in its language (the Node client\'s multilingualSentiment): as /v4/sentiment',
+    summary: "Sentiment of a text in its language (the Node client's multilingualSentiment): as /v4/sentiment",
     batch: false,
     detect: true,
     predictsTexts: true,
@@ -35,6 +35,6 @@ export default async function sentiment (fastify: FastifyInstance) {
     preferred: ['sentiment-blend'],
     reply: SentimentReply,
     run,
-    single: (s) => ({ sentiment: s })
+    single: s => ({ sentiment: s })
   })
 }

@@ -14,7 +14,7 @@ export function wordCount (s: string): number {
 }
 
 // typed through the TypeBox type provider: the handler's body and answer are the Static<> of their schemas
-const similarity: FastifyPluginAsyncTypebox = async (fastify) => {
+const similarity: FastifyPluginAsyncTypebox = async fastify => {
   const { config } = fastify
   fastify.route({
     method: 'POST',
@@ -32,7 +32,7 @@ const similarity: FastifyPluginAsyncTypebox = async (fastify) => {
       const body = req.body as Fields
       for (const name of ['text_1', 'text_2']) {
         const t = body[name]
-        if (Array.isArray(t)) throw new Errors.ArrayOnSingle(name, 'similarity (which has no batch path; send one pair)')
+        if (Array.isArray(t)) { throw new Errors.ArrayOnSingle(name, 'similarity (which has no batch path; send one pair)') }
         if (typeof t === 'string') {
           if (t.length > config.textMaxChars) throw new Errors.TextTooLong(name, config.textMaxChars)
           if (t.trim() !== '' && wordCount(t) < 2) throw new Errors.TooFewWords(name)
@@ -40,14 +40,15 @@ const similarity: FastifyPluginAsyncTypebox = async (fastify) => {
       }
       checkLang(body, 'similarity', fastify.models.get('similarity'))
     },
-    handler: async (req) => withinDeadline(req, async () => {
-      const { text_1: a, text_2: b, lang_code: lang = 'en' } = req.body
-      const model = fastify.needModel<{ a: string, b: string, lang: string }, number>('similarity', 'similarity')
-      const [s] = await model.predict([{ a, b, lang }])
-      const score = Math.min(1, Math.max(0, s as number))
-      fastify.metrics.units.inc({ op: 'similarity' }, 1)
-      return { similarity_score: score, actual_score: score, normalized_score: 5 * score }
-    })
+    handler: async req =>
+      withinDeadline(req, async () => {
+        const { text_1: a, text_2: b, lang_code: lang = 'en' } = req.body
+        const model = fastify.needModel<{ a: string; b: string; lang: string }, number>('similarity', 'similarity')
+        const [s] = await model.predict([{ a, b, lang }])
+        const score = Math.min(1, Math.max(0, s as number))
+        fastify.metrics.units.inc({ op: 'similarity' }, 1)
+        return { similarity_score: score, actual_score: score, normalized_score: 5 * score }
+      })
   })
   methodNotAllowed(fastify, '/similarity')
 }

@@ -8,14 +8,20 @@ import { Errors } from '../../lib/errors.js'
 import type { LoadedModel } from '../../lib/models.js'
 import { aspectInput, findAspect, type Span } from '../../lib/text/aspect.js'
 import { SENTIMENT_LABELS } from '../../schemas/ops/sentiment.js'
-import { TargetSentimentBatchBody, TargetSentimentBatchReply, TargetSentimentBody, TargetSentimentReply, type TargetSentiment } from '../../schemas/ops/target_sentiment.js'
+import {
+  TargetSentimentBatchBody,
+  TargetSentimentBatchReply,
+  TargetSentimentBody,
+  TargetSentimentReply,
+  type TargetSentiment
+} from '../../schemas/ops/target_sentiment.js'
 
 /** the body's fields besides its text(s) */
 type Body = TextFields<typeof TargetSentimentBody>
 
 function aspectOf (body: Body): string {
   const { aspect, entity } = body
-  if (aspect !== undefined && entity !== undefined && aspect !== entity) throw new Errors.InvalidField('Send the aspect once: aspect and entity differ.')
+  if (aspect !== undefined && entity !== undefined && aspect !== entity) { throw new Errors.InvalidField('Send the aspect once: aspect and entity differ.') }
   const a = aspect ?? entity
   if (a === undefined) throw new Errors.MissingField('aspect (or entity)')
   return a.trim()
@@ -25,17 +31,33 @@ async function run (texts: string[], body: Body, model: LoadedModel<any, any>): 
   const aspect = aspectOf(body)
   const spans = texts.map((t, i) => {
     const found = findAspect(t, aspect)
-    if (found.length === 0) throw new Errors.InvalidField(`The aspect "${aspect}" does not occur in ${texts.length > 1 ? `text[${i}]` : 'text'}.`)
+    if (found.length === 0) {
+      throw new Errors.InvalidField(
+        `The aspect "${aspect}" does not occur in ${texts.length > 1 ? `text[${i}]` : 'text'}.`
+      )
+    }
     return found
   })
-  const inputs = texts.flatMap((t, i) => (spans[i] as Span[]).map((s) => aspectInput(t, s)))
+  const inputs = texts.flatMap((t, i) => (spans[i] as Span[]).map(s => aspectInput(t, s)))
   const rows = await (model as LoadedModel<string, number[]>).predict(inputs)
   let k = 0
-  return spans.map((found) => {
+  return spans.map(found => {
     const mean = SENTIMENT_LABELS.map(() => 0)
-    for (let j = 0; j < found.length; j++) (rows[k++] as number[]).forEach((p, c) => { mean[c]! += p / found.length })
+    for (let j = 0; j < found.length; j++) {
+      (rows[k++] as number[]).forEach((p, c) => {
+        mean[c]! += p / found.length
+      })
+    }
     const labels = model.manifest.labels
-    return { sentiment: byLabel(SENTIMENT_LABELS.map((l) => mean[labels.indexOf(l)] as number), SENTIMENT_LABELS, SENTIMENT_LABELS), aspect, offsets: found }
+    return {
+      sentiment: byLabel(
+        SENTIMENT_LABELS.map(l => mean[labels.indexOf(l)] as number),
+        SENTIMENT_LABELS,
+        SENTIMENT_LABELS
+      ),
+      aspect,
+      offsets: found
+    }
   })
 }
 
@@ -45,14 +67,15 @@ export default async function targetSentiment (fastify: FastifyInstance) {
     textOperation(fastify, {
       op,
       model: 'target_sentiment',
-      summary: 'Target (aspect) sentiment: negative, neutral and positive scores towards the aspect (field aspect or entity), and where it occurs',
+      summary:
+        'Target (aspect) sentiment: negative, neutral and positive scores towards the aspect (field aspect or entity), and where it occurs',
       batch: true,
       body: { single: TargetSentimentBody, batch: TargetSentimentBatchBody },
       reply: TargetSentimentReply,
       batchReply: TargetSentimentBatchReply,
       run,
-      single: (r) => r,
-      many: (rs) => ({ batch: rs })
+      single: r => r,
+      many: rs => ({ batch: rs })
     })
   }
 }

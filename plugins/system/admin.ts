@@ -17,7 +17,10 @@ function formPlan (body: Fields): Fields {
   const plan: Fields = {}
   for (const [k, v] of Object.entries(body)) {
     const m = /^plan\[(\w+)\]$/.exec(k)
-    if (m === null) { out[k] = v; continue }
+    if (m === null) {
+      out[k] = v
+      continue
+    }
     const number = typeof v === 'string' && /^\d+(\.\d+)?$/.test(v)
     plan[m[1] as string] = v === '' || v === 'null' ? null : number ? Number(v) : v
   }
@@ -25,11 +28,11 @@ function formPlan (body: Fields): Fields {
 }
 
 // typed through the TypeBox type provider: bodies and params are the Static<> of their schemas
-const admin: FastifyPluginAsyncTypebox = async (fastify) => {
+const admin: FastifyPluginAsyncTypebox = async fastify => {
   const { config, store } = fastify
   const guard = config.adminToken === null ? null : new AdminGuard(config.adminToken)
 
-  fastify.addHook('onRequest', async (req) => {
+  fastify.addHook('onRequest', async req => {
     if (guard === null) throw new Errors.AdminDisabled()
     const wait = guard.waitOf(req.ip)
     if (wait > 0) throw withHeaders(new Errors.AdminThrottled(wait), { 'retry-after': wait })
@@ -37,36 +40,51 @@ const admin: FastifyPluginAsyncTypebox = async (fastify) => {
       throw new Errors.AdminUnauthorized()
     }
   })
-  fastify.addHook('preValidation', async (req) => {
+  fastify.addHook('preValidation', async req => {
     const form = (req.headers['content-type'] ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded')
     if (form && req.body !== null && typeof req.body === 'object') req.body = formPlan(foldIndexed(req.body as Fields))
   })
 
   const errors = errorResponses(400, 401, 404, 406, 429, 503)
-  fastify.get('/keys', { schema: { tags: ['admin'], response: { 200: Type.Object({ keys: Type.Array(PublicKey) }), ...errors } } },
-    async () => ({ keys: (await store.listKeys()).map(publicKey) }))
+  fastify.get(
+    '/keys',
+    { schema: { tags: ['admin'], response: { 200: Type.Object({ keys: Type.Array(PublicKey) }), ...errors } } },
+    async () => ({ keys: (await store.listKeys()).map(publicKey) })
+  )
 
-  fastify.post('/keys', { schema: { tags: ['admin'], body: CreateKeyBody, response: { 201: CreatedKey, ...errors } } }, async (req, reply) => {
-    const { key, record } = await createKey(store, req.body.name, { ...config.defaultPlan, ...req.body.plan })
-    reply.code(201)
-    return { key, record: publicKey(record) }
-  })
+  fastify.post(
+    '/keys',
+    { schema: { tags: ['admin'], body: CreateKeyBody, response: { 201: CreatedKey, ...errors } } },
+    async (req, reply) => {
+      const { key, record } = await createKey(store, req.body.name, { ...config.defaultPlan, ...req.body.plan })
+      reply.code(201)
+      return { key, record: publicKey(record) }
+    }
+  )
 
-  fastify.patch('/keys/:id', { schema: { tags: ['admin'], params: KeyParams, body: PlanChange, response: { 200: PublicKey, ...errors } } }, async (req) => {
-    const { id } = req.params
-    const rec = (await store.listKeys()).find((k) => k.id === id)
-    if (rec === undefined) throw new Errors.KeyNotFound(id)
-    const next = { ...rec, plan: { ...rec.plan, ...req.body.plan } }
-    await store.putKey(next)
-    return publicKey(next)
-  })
+  fastify.patch(
+    '/keys/:id',
+    { schema: { tags: ['admin'], params: KeyParams, body: PlanChange, response: { 200: PublicKey, ...errors } } },
+    async req => {
+      const { id } = req.params
+      const rec = (await store.listKeys()).find(k => k.id === id)
+      if (rec === undefined) throw new Errors.KeyNotFound(id)
+      const next = { ...rec, plan: { ...rec.plan, ...req.body.plan } }
+      await store.putKey(next)
+      return publicKey(next)
+    }
+  )
 
-  fastify.delete('/keys/:id', { schema: { tags: ['admin'], params: KeyParams, response: { 200: PublicKey, ...errors } } }, async (req) => {
-    const { id } = req.params
-    const rec = await store.deleteKey(id)
-    if (rec === null) throw new Errors.KeyNotFound(id)
-    return publicKey(rec)
-  })
+  fastify.delete(
+    '/keys/:id',
+    { schema: { tags: ['admin'], params: KeyParams, response: { 200: PublicKey, ...errors } } },
+    async req => {
+      const { id } = req.params
+      const rec = await store.deleteKey(id)
+      if (rec === null) throw new Errors.KeyNotFound(id)
+      return publicKey(rec)
+    }
+  )
 }
 
 export default admin

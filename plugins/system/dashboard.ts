@@ -11,7 +11,13 @@ const root = join(import.meta.dirname, '..', '..', 'dashboard')
 export default async function dashboard (fastify: FastifyInstance) {
   // the playground previews an uploaded file (blob:) or an image address (https:)
   await fastify.register(pageHeaders, { images: ['blob:', 'https:'] })
-  await fastify.register(fastifyStatic, { root, prefix: '/dashboard/', decorateReply: false, index: false, schemaHide: true })
+  await fastify.register(fastifyStatic, {
+    root,
+    prefix: '/dashboard/',
+    decorateReply: false,
+    index: false,
+    schemaHide: true
+  })
   // /dashboard and /dashboard/ reach this route (trailing slashes are ignored); relative asset
   // addresses need the slash
   fastify.get('/dashboard', { schema: { hide: true } }, async (req, reply) => {

@@ -2,8 +2,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { sendError } from '../core/errors.js'
 
-const health: FastifyPluginAsyncTypebox = async (fastify) => {
-  fastify.get('/health/live', { schema: { tags: ['system'], response: { 200: Type.Object({ status: Type.String() }) } } }, async () => ({ status: 'ok' }))
+const health: FastifyPluginAsyncTypebox = async fastify => {
+  fastify.get(
+    '/health/live',
+    { schema: { tags: ['system'], response: { 200: Type.Object({ status: Type.String() }) } } },
+    async () => ({ status: 'ok' })
+  )
 
   // Ready once every model is loaded and warmed (the app does not listen before that) and the
   // quota store answers.
@@ -13,7 +17,12 @@ const health: FastifyPluginAsyncTypebox = async (fastify) => {
     } catch {
       return sendError(reply, 503, 'The quota store does not answer.', { 'retry-after': 1 })
     }
-    return { status: 'ready', store: fastify.store.kind, backend: fastify.models.backend, models: fastify.models.list().map((m) => `${m.manifest.name}@${m.manifest.version}`) }
+    return {
+      status: 'ready',
+      store: fastify.store.kind,
+      backend: fastify.models.backend,
+      models: fastify.models.list().map(m => `${m.manifest.name}@${m.manifest.version}`)
+    }
   })
 }
 

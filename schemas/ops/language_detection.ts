@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox'
 import { Score } from '../common.js'
 
 export const LanguageGuess = Type.Object({
-  output: Type.String({ description: 'the language\'s English name, e.g. French' }),
+  output: Type.String({ description: "the language's English name, e.g. French" }),
   prob: Score,
   lang_code: Type.String({ description: 'ISO 639-1 code (an addition to the ParallelDots answer)' })
 })

@@ -4,7 +4,7 @@ import { Score } from '../common.js'
 export const NER_CATEGORIES = ['name', 'group', 'place'] as const
 export const Entity = Type.Object({
   name: Type.String(),
-  category: Type.Union(NER_CATEGORIES.map((c) => Type.Literal(c))),
+  category: Type.Union(NER_CATEGORIES.map(c => Type.Literal(c))),
   confidence_score: Score,
   start: Type.Integer({ description: 'UTF-16 offset: text.slice(start, end) === name' }),
   end: Type.Integer()

@@ -9,7 +9,11 @@ const Aspect = Type.String({
   pattern: VISIBLE,
   description: 'the aspect (target) whose sentiment is wanted; it must occur in the text'
 })
-const fields = { aspect: Type.Optional(Aspect), entity: Type.Optional({ ...Aspect, description: 'the older clients\' name for aspect' }), lang_code: Type.Optional(LangCode) }
+const fields = {
+  aspect: Type.Optional(Aspect),
+  entity: Type.Optional({ ...Aspect, description: "the older clients' name for aspect" }),
+  lang_code: Type.Optional(LangCode)
+}
 
 export const TargetSentimentBody = Type.Object({ api_key: ApiKey, text: Text, ...fields })
 export const TargetSentimentBatchBody = Type.Object({ api_key: ApiKey, text: Texts, ...fields })
@@ -17,7 +21,10 @@ export const TargetSentimentBatchBody = Type.Object({ api_key: ApiKey, text: Tex
 export const TargetSentiment = Type.Object({
   sentiment: SentimentScores,
   aspect: Type.String({ description: 'the aspect as asked' }),
-  offsets: Type.Array(Type.Object({ start: Type.Integer({ minimum: 0 }), end: Type.Integer({ minimum: 0 }) }), { description: 'where the aspect occurs in the text (character offsets, end exclusive); the scores average its occurrences' })
+  offsets: Type.Array(Type.Object({ start: Type.Integer({ minimum: 0 }), end: Type.Integer({ minimum: 0 }) }), {
+    description:
+      'where the aspect occurs in the text (character offsets, end exclusive); the scores average its occurrences'
+  })
 })
 export const TargetSentimentReply = TargetSentiment
 export const TargetSentimentBatchReply = Type.Object({ batch: Type.Array(TargetSentiment) })

@@ -4,7 +4,7 @@ import t from 'tap'
 import { eceOf, eceFloor, fitsTemperature } from '../../training/metrics.js'
 import { calibrationRow, heldHalf, pooledCalibrationRow } from '../../eval/calibration.js'
 
-t.test('eceOf with weights equals eceOf over repeated rows', async (t) => {
+t.test('eceOf with weights equals eceOf over repeated rows', async t => {
   const conf = [0.9, 0.6, 0.8, 0.55]
   const right = [true, false, true, true]
   const weighted = eceOf(conf, right, 15, [2, 1, 1, 3])
@@ -14,21 +14,35 @@ t.test('eceOf with weights equals eceOf over repeated rows', async (t) => {
   t.ok(eceFloor(conf, 50, 1, [1, 1, 1, 1]) > 0, 'a floor above 0 on four rows')
 })
 
-t.test('heldHalf keeps the rows that did not fit the calibration, in order', async (t) => {
+t.test('heldHalf keeps the rows that did not fit the calibration, in order', async t => {
   const texts = Array.from({ length: 40 }, (_, i) => `text number ${i}`)
   const probs = texts.map((_, i) => [i / 40, 1 - i / 40])
   const gold = texts.map((_, i) => i % 2)
   const half = heldHalf('set', texts, probs, gold)
-  const want = texts.map((x, i) => fitsTemperature(x) ? -1 : i).filter((i) => i >= 0)
+  const want = texts.map((x, i) => (fitsTemperature(x) ? -1 : i)).filter(i => i >= 0)
   t.ok(want.length > 5 && want.length < 35, 'about half the rows')
-  t.same(half.probs, want.map((i) => probs[i]))
-  t.same(half.gold, want.map((i) => gold[i]))
+  t.same(
+    half.probs,
+    want.map(i => probs[i])
+  )
+  t.same(
+    half.gold,
+    want.map(i => gold[i])
+  )
 })
 
-t.test('the pooled row weighs each set alike', async (t) => {
+t.test('the pooled row weighs each set alike', async t => {
   // a large, perfectly calibrated-looking set (always right at 1.0) and a small, badly calibrated one
-  const big = { name: 'big', probs: Array.from({ length: 900 }, () => [0, 1]), gold: Array.from({ length: 900 }, () => 1) }
-  const small = { name: 'small', probs: Array.from({ length: 100 }, () => [0, 1]), gold: Array.from({ length: 100 }, () => 0) }
+  const big = {
+    name: 'big',
+    probs: Array.from({ length: 900 }, () => [0, 1]),
+    gold: Array.from({ length: 900 }, () => 1)
+  }
+  const small = {
+    name: 'small',
+    probs: Array.from({ length: 100 }, () => [0, 1]),
+    gold: Array.from({ length: 100 }, () => 0)
+  }
   const row = pooledCalibrationRow('m v1', [big, small])
   t.ok(row !== undefined)
   t.ok(Math.abs(row!.value - 0.5) < 1e-9, `each set half the weight: ECE ${row!.value}`)

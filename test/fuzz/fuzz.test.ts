@@ -7,33 +7,102 @@ import t from 'tap'
 import fc from 'fast-check'
 import { build, buildWithRealModels, KEY } from '../helper.js'
 
-const PATHS = ['sentiment', 'sentiment_batch', 'ner', 'ner_batch', 'taxonomy', 'taxonomy_batch', 'keywords', 'keywords_batch',
-  'emotion', 'emotion_batch', 'sarcasm', 'sarcasm_batch', 'intent', 'intent_batch', 'new/intent', 'new/intent_batch',
-  'similarity', 'facial_emotion', 'object_recognizer'].map((p) => `/v4/${p}`).concat(['/v3/facial_emotion', '/usage', '/v4/usage', '/v4/nope'])
-const NAMES = ['api_key', 'text', 'text_1', 'text_2', 'lang_code', 'query', 'file', 'url', 'text[0]', 'text[1]', 'text[]', 'text[99999999]', '__proto__', 'constructor', 'filename']
+const PATHS = [
+  'sentiment',
+  'sentiment_batch',
+  'ner',
+  'ner_batch',
+  'taxonomy',
+  'taxonomy_batch',
+  'keywords',
+  'keywords_batch',
+  'emotion',
+  'emotion_batch',
+  'sarcasm',
+  'sarcasm_batch',
+  'intent',
+  'intent_batch',
+  'new/intent',
+  'new/intent_batch',
+  'similarity',
+  'facial_emotion',
+  'object_recognizer'
+]
+  .map(p => `/v4/${p}`)
+  .concat(['/v3/facial_emotion', '/usage', '/v4/usage', '/v4/nope'])
+const NAMES = [
+  'api_key',
+  'text',
+  'text_1',
+  'text_2',
+  'lang_code',
+  'query',
+  'file',
+  'url',
+  'text[0]',
+  'text[1]',
+  'text[]',
+  'text[99999999]',
+  '__proto__',
+  'constructor',
+  'filename'
+]
 
 const path = fc.constantFrom(...PATHS)
-const name = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...NAMES) }, { weight: 1, arbitrary: fc.string({ maxLength: 12 }) })
+const name = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom(...NAMES) },
+  { weight: 1, arbitrary: fc.string({ maxLength: 12 }) }
+)
 const text = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'grapheme', maxLength: 40 }),
   fc.string({ unit: 'binary', maxLength: 40 }),
-  fc.constantFrom('', ' ', '\n\t', '[]', '[', '["a"', '[1,2]', '["a", ""]', '{"a":1}', 'null', 'en', 'EN', 'feedback', 'https://127.0.0.1/x.jpg', 'http://x', KEY, `${KEY} `),
-  fc.array(fc.string({ maxLength: 10 }), { maxLength: 5 }).map((a) => JSON.stringify(a)),
-  fc.nat({ max: 3000 }).map((n) => 'w '.repeat(n))
+  fc.constantFrom(
+    '',
+    ' ',
+    '\n\t',
+    '[]',
+    '[',
+    '["a"',
+    '[1,2]',
+    '["a", ""]',
+    '{"a":1}',
+    'null',
+    'en',
+    'EN',
+    'feedback',
+    'https://127.0.0.1/x.jpg',
+    'http://x',
+    KEY,
+    `${KEY} `
+  ),
+  fc.array(fc.string({ maxLength: 10 }), { maxLength: 5 }).map(a => JSON.stringify(a)),
+  fc.nat({ max: 3000 }).map(n => 'w '.repeat(n))
 )
 const apiKey = fc.oneof({ weight: 5, arbitrary: fc.constant(KEY) }, { weight: 1, arbitrary: text })
-const fields = fc.tuple(apiKey, fc.array(fc.tuple(name, text), { maxLength: 8 }))
+const fields = fc
+  .tuple(apiKey, fc.array(fc.tuple(name, text), { maxLength: 8 }))
   .map(([k, rest]) => [['api_key', k] as [string, string], ...rest])
 
-type Req = { method: 'POST' | 'GET' | 'HEAD', url: string, headers: Record<string, string>, payload?: string | Buffer }
+type Req = { method: 'POST' | 'GET' | 'HEAD'; url: string; headers: Record<string, string>; payload?: string | Buffer }
 
 function urlencoded (url: string, pairs: Array<[string, string]>, cut: number | null): Req {
   const body = pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')
-  return { method: 'POST', url, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: cut === null ? body : body.slice(0, cut) }
+  return {
+    method: 'POST',
+    url,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: cut === null ? body : body.slice(0, cut)
+  }
 }
 
-function multipart (url: string, parts: Array<{ name: string, value: string | Uint8Array, filename: string | null, type: string | null }>, boundary: string, broken: 'none' | 'cut' | 'wrong-boundary' | 'no-end', cut: number): Req {
+function multipart (
+  url: string,
+  parts: Array<{ name: string; value: string | Uint8Array; filename: string | null; type: string | null }>,
+  boundary: string,
+  broken: 'none' | 'cut' | 'wrong-boundary' | 'no-end',
+  cut: number
+): Req {
   const chunks: Buffer[] = []
   for (const p of parts) {
     let head = `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"${p.filename === null ? '' : `; filename="${p.filename}"`}\r\n`
@@ -43,79 +112,202 @@ function multipart (url: string, parts: Array<{ name: string, value: string | Ui
   if (broken !== 'no-end') chunks.push(Buffer.from(`--${boundary}--\r\n`))
   let body = Buffer.concat(chunks)
   if (broken === 'cut') body = body.subarray(0, Math.min(cut, body.length))
-  const header = broken === 'wrong-boundary' ? `multipart/form-data; boundary=${boundary}x` : `multipart/form-data; boundary=${boundary}`
+  const header =
+    broken === 'wrong-boundary'
+      ? `multipart/form-data; boundary=${boundary}x`
+      : `multipart/form-data; boundary=${boundary}`
   return { method: 'POST', url, headers: { 'content-type': header }, payload: body }
 }
 
 async function check (app: Awaited<ReturnType<typeof build>>, req: Req): Promise<boolean> {
   const res = await app.inject(req)
   if (req.method === 'HEAD' && res.statusCode < 500) return true
-  if (res.statusCode >= 500) throw new Error(`${res.statusCode} for ${req.url} ${String(req.headers['content-type'])}: ${res.body.slice(0, 300)}`)
+  if (res.statusCode >= 500) {
+    throw new Error(
+      `${res.statusCode} for ${req.url} ${String(req.headers['content-type'])}: ${res.body.slice(0, 300)}`
+    )
+  }
   // the pages and files of /docs, /dashboard and /metrics are not JSON; every error is
   if (res.statusCode < 300 && !String(res.headers['content-type']).includes('json')) return true
   if (res.statusCode >= 300 && res.statusCode < 400) return true
   let body: unknown
-  try { body = res.json() } catch { throw new Error(`not JSON (${res.statusCode}) for ${req.url}: ${res.body.slice(0, 200)}`) }
+  try {
+    body = res.json()
+  } catch {
+    throw new Error(`not JSON (${res.statusCode}) for ${req.url}: ${res.body.slice(0, 200)}`)
+  }
   if (res.statusCode >= 400) {
     const b = body as Record<string, unknown>
-    if (b.code !== res.statusCode || typeof b.error !== 'string' || typeof b.message !== 'string') throw new Error(`bad error body ${res.body.slice(0, 200)}`)
+    if (b.code !== res.statusCode || typeof b.error !== 'string' || typeof b.message !== 'string') { throw new Error(`bad error body ${res.body.slice(0, 200)}`) }
   }
   return true
 }
 
-t.test('fuzzing every endpoint in every encoding', async (t) => {
+t.test('fuzzing every endpoint in every encoding', async t => {
   // fixture text models and the real image models: every route has its model, so no 503 is expected.
   // Load shedding is off: it answers 503 to an event-loop stall, which a busy shared host can cause
   // (seen once here, on the second request after start-up); pressure.test.ts tests it
-  const app = await buildWithRealModels(t, ['facial_emotion', 'object_recognizer'], { fixtures: true, env: { RATE_LIMIT_ANONYMOUS: '100000', BODY_LIMIT: String(256 * 1024), TEXT_MAX_CHARS: '5000', MAX_EVENT_LOOP_DELAY_MS: '0' } })
+  const app = await buildWithRealModels(t, ['facial_emotion', 'object_recognizer'], {
+    fixtures: true,
+    env: {
+      RATE_LIMIT_ANONYMOUS: '100000',
+      BODY_LIMIT: String(256 * 1024),
+      TEXT_MAX_CHARS: '5000',
+      MAX_EVENT_LOOP_DELAY_MS: '0'
+    }
+  })
   // 1700 runs of each of the six properties: over 10,000 requests (issue 24's bar), about 15 s
   const runs = Number(process.env.FUZZ_RUNS ?? 1700)
   const seed = Number(process.env.FUZZ_SEED ?? 20261123)
   const opts = { numRuns: runs, seed, endOnFailure: true }
   let total = 0
 
-  await fc.assert(fc.asyncProperty(path, fields, fc.option(fc.nat({ max: 400 })), async (url, pairs, cut) => { total++; return check(app, urlencoded(url, pairs, cut)) }), opts)
-  await fc.assert(fc.asyncProperty(path, fields, async (url, pairs) => {
-    total++
-    const qs = pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')
-    return check(app, { method: 'POST', url: `${url}?${qs}`, headers: {} })
-  }), opts)
+  await fc.assert(
+    fc.asyncProperty(path, fields, fc.option(fc.nat({ max: 400 })), async (url, pairs, cut) => {
+      total++
+      return check(app, urlencoded(url, pairs, cut))
+    }),
+    opts
+  )
+  await fc.assert(
+    fc.asyncProperty(path, fields, async (url, pairs) => {
+      total++
+      const qs = pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')
+      return check(app, { method: 'POST', url: `${url}?${qs}`, headers: {} })
+    }),
+    opts
+  )
   const json = fc.oneof(
-    fc.dictionary(name, fc.jsonValue({ maxDepth: 3 }), { maxKeys: 6 }).map((o) => ({ api_key: KEY, ...o })),
-    fc.record({ api_key: fc.jsonValue({ maxDepth: 2 }), text: fc.jsonValue({ maxDepth: 2 }), text_1: text, text_2: text }),
+    fc.dictionary(name, fc.jsonValue({ maxDepth: 3 }), { maxKeys: 6 }).map(o => ({ api_key: KEY, ...o })),
+    fc.record({
+      api_key: fc.jsonValue({ maxDepth: 2 }),
+      text: fc.jsonValue({ maxDepth: 2 }),
+      text_1: text,
+      text_2: text
+    }),
     fc.jsonValue({ maxDepth: 3 })
   )
-  await fc.assert(fc.asyncProperty(path, json, fc.option(fc.nat({ max: 200 })), async (url, value, cut) => {
-    total++
-    const body = JSON.stringify(value) ?? 'null'
-    return check(app, { method: 'POST', url, headers: { 'content-type': 'application/json' }, payload: cut === null ? body : body.slice(0, cut) })
-  }), opts)
+  await fc.assert(
+    fc.asyncProperty(path, json, fc.option(fc.nat({ max: 200 })), async (url, value, cut) => {
+      total++
+      const body = JSON.stringify(value) ?? 'null'
+      return check(app, {
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/json' },
+        payload: cut === null ? body : body.slice(0, cut)
+      })
+    }),
+    opts
+  )
   const part = fc.record({
     name,
-    value: fc.oneof(text, fc.uint8Array({ maxLength: 300 }), fc.constant(new Uint8Array([0xff, 0xd8, 0xff, 0x00, 0x01])), fc.constant(new Uint8Array([0x42, 0x4d, 0x10, 0, 0, 0]))),
+    value: fc.oneof(
+      text,
+      fc.uint8Array({ maxLength: 300 }),
+      fc.constant(new Uint8Array([0xff, 0xd8, 0xff, 0x00, 0x01])),
+      fc.constant(new Uint8Array([0x42, 0x4d, 0x10, 0, 0, 0]))
+    ),
     filename: fc.option(fc.constantFrom('file', 'a.jpg', 'x.png', '', '../../etc/passwd', 'naïve ☃.bmp')),
     type: fc.option(fc.constantFrom('image/jpeg', 'application/json', 'text/plain', 'application/octet-stream', ''))
   })
   const boundary = fc.stringMatching(/^[A-Za-z0-9'()+_,./:=?-]{1,40}$/)
-  await fc.assert(fc.asyncProperty(path, fc.tuple(apiKey, fc.array(part, { maxLength: 6 })), boundary, fc.constantFrom('none', 'none', 'cut', 'wrong-boundary', 'no-end'), fc.nat({ max: 500 }),
-    async (url, [k, parts], b, broken, cut) => {
-      total++
-      return check(app, multipart(url, [{ name: 'api_key', value: k, filename: null, type: null }, ...parts], b, broken as 'none', cut))
-    }), opts)
-  await fc.assert(fc.asyncProperty(path, fc.constantFrom('text/plain', 'text/xml', 'application/octet-stream', 'multipart/form-data', 'multipart/mixed; boundary=x', 'application/x-www-form-urlencoded; charset=latin1', 'image/png', 'application/json; charset=utf-16'), fc.uint8Array({ maxLength: 400 }),
-    async (url, type, bytes) => { total++; return check(app, { method: 'POST', url, headers: { 'content-type': type }, payload: Buffer.from(bytes) }) }), opts)
+  await fc.assert(
+    fc.asyncProperty(
+      path,
+      fc.tuple(apiKey, fc.array(part, { maxLength: 6 })),
+      boundary,
+      fc.constantFrom('none', 'none', 'cut', 'wrong-boundary', 'no-end'),
+      fc.nat({ max: 500 }),
+      async (url, [k, parts], b, broken, cut) => {
+        total++
+        return check(
+          app,
+          multipart(
+            url,
+            [{ name: 'api_key', value: k, filename: null, type: null }, ...parts],
+            b,
+            broken as 'none',
+            cut
+          )
+        )
+      }
+    ),
+    opts
+  )
+  await fc.assert(
+    fc.asyncProperty(
+      path,
+      fc.constantFrom(
+        'text/plain',
+        'text/xml',
+        'application/octet-stream',
+        'multipart/form-data',
+        'multipart/mixed; boundary=x',
+        'application/x-www-form-urlencoded; charset=latin1',
+        'image/png',
+        'application/json; charset=utf-16'
+      ),
+      fc.uint8Array({ maxLength: 400 }),
+      async (url, type, bytes) => {
+        total++
+        return check(app, { method: 'POST', url, headers: { 'content-type': type }, payload: Buffer.from(bytes) })
+      }
+    ),
+    opts
+  )
 
   // every other path, by every method: the API description and its static files, the dashboard's
   // files, metrics, health, the model list, admin, with random tails (a 4xx under /docs was a 500)
-  const SYSTEM = ['/docs', '/docs/', '/docs/static/', '/docs/json', '/docs/static/index.html', '/openapi.json', '/dashboard', '/dashboard/',
-    '/dashboard/app.js', '/metrics', '/health/live', '/health/ready', '/v4/models', '/admin/keys', '/admin/keys/', '/', '/v3/', '/v4/']
-  const tail = fc.oneof(fc.constant(''), fc.webSegment(), fc.string({ maxLength: 20 }).map(encodeURIComponent), fc.constantFrom('../', '..%2f..%2fpackage.json', '%00', 'nope.js', '?x=1', '?api_key=1'))
-  await fc.assert(fc.asyncProperty(fc.constantFrom(...SYSTEM, ...PATHS), tail, fc.constantFrom('GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH'),
-    fc.constantFrom<Record<string, string>>({}, { authorization: 'Bearer x' }, { 'content-type': 'application/json' }, { 'x-request-id': 'é' }),
-    async (base, rest, method, headers) => {
-      total++
-      return check(app, { method: method as 'POST', url: base + rest, headers, ...(method === 'POST' || method === 'PUT' ? { payload: '{}' } : {}) })
-    }), opts)
+  const SYSTEM = [
+    '/docs',
+    '/docs/',
+    '/docs/static/',
+    '/docs/json',
+    '/docs/static/index.html',
+    '/openapi.json',
+    '/dashboard',
+    '/dashboard/',
+    '/dashboard/app.js',
+    '/metrics',
+    '/health/live',
+    '/health/ready',
+    '/v4/models',
+    '/admin/keys',
+    '/admin/keys/',
+    '/',
+    '/v3/',
+    '/v4/'
+  ]
+  const tail = fc.oneof(
+    fc.constant(''),
+    fc.webSegment(),
+    fc.string({ maxLength: 20 }).map(encodeURIComponent),
+    fc.constantFrom('../', '..%2f..%2fpackage.json', '%00', 'nope.js', '?x=1', '?api_key=1')
+  )
+  await fc.assert(
+    fc.asyncProperty(
+      fc.constantFrom(...SYSTEM, ...PATHS),
+      tail,
+      fc.constantFrom('GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH'),
+      fc.constantFrom<Record<string, string>>(
+        {},
+        { authorization: 'Bearer x' },
+        { 'content-type': 'application/json' },
+        { 'x-request-id': 'é' }
+      ),
+      async (base, rest, method, headers) => {
+        total++
+        return check(app, {
+          method: method as 'POST',
+          url: base + rest,
+          headers,
+          ...(method === 'POST' || method === 'PUT' ? { payload: '{}' } : {})
+        })
+      }
+    ),
+    opts
+  )
 
   t.ok(total >= 6 * runs, `${total} generated requests`)
   if (process.env.FUZZ_RUNS === undefined) t.ok(total >= 10_000, 'at least 10,000 requests, none answered 5xx')

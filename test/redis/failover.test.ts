@@ -9,31 +9,46 @@ import { KEY, redisServerPath } from '../helper.js'
 import { load, newTally, startService, usedToday } from '../processes.js'
 import { clusterSetup, masterOf, sentinelPrimary, sentinelSetup, until, type Node } from './topology.js'
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms))
 
 async function failover (t: Test, url: string, killPrimary: () => Node, promoted: () => boolean): Promise<void> {
   const svc = await startService(t, { REDIS_URL: url }, { waitMs: 60_000 })
   await until('the service ready', () => true)
   for (let i = 0; i < 100 && (await fetch(`${svc.url}/health/ready`)).status !== 200; i++) await sleep(200)
   const tally = newTally()
-  const answers: Array<{ at: number, status: number, ms: number }> = []
+  const answers: Array<{ at: number; status: number; ms: number }> = []
   let stop = false
-  const running = load([svc.url], 4, tally, () => stop, (status, ms) => answers.push({ at: performance.now(), status, ms }))
+  const running = load(
+    [svc.url],
+    4,
+    tally,
+    () => stop,
+    (status, ms) => answers.push({ at: performance.now(), status, ms })
+  )
   await sleep(1500)
   const victim = killPrimary()
   const killedAt = performance.now()
   await until('a replica promoted', promoted, 30_000)
-  await until('answers of 200 again', () => answers.some((a) => a.at > killedAt && a.status === 200 && answers.some((b) => b.status === 503 && b.at < a.at)), 30_000).catch(() => {})
+  await until(
+    'answers of 200 again',
+    () => answers.some(a => a.at > killedAt && a.status === 200 && answers.some(b => b.status === 503 && b.at < a.at)),
+    30_000
+  ).catch(() => {})
   await sleep(1000)
   stop = true
   await running
-  const after = answers.filter((a) => a.at > killedAt)
-  const unavailable = after.filter((a) => a.status === 503)
-  const firstOk = after.find((a) => a.status === 200 && a.at > (unavailable[0]?.at ?? Infinity))
-  t.comment(`primary ${victim.port} killed: ${tally.ok} answered 200, ${tally.unavailable} answered 503; slowest 503 ${Math.max(0, ...unavailable.map((a) => a.ms)).toFixed(0)} ms; first 503 ${((unavailable[0]?.at ?? killedAt) - killedAt).toFixed(0)} ms after the kill; 200s again ${((firstOk?.at ?? killedAt) - killedAt).toFixed(0)} ms after it`)
+  const after = answers.filter(a => a.at > killedAt)
+  const unavailable = after.filter(a => a.status === 503)
+  const firstOk = after.find(a => a.status === 200 && a.at > (unavailable[0]?.at ?? Infinity))
+  t.comment(
+    `primary ${victim.port} killed: ${tally.ok} answered 200, ${tally.unavailable} answered 503; slowest 503 ${Math.max(0, ...unavailable.map(a => a.ms)).toFixed(0)} ms; first 503 ${((unavailable[0]?.at ?? killedAt) - killedAt).toFixed(0)} ms after the kill; 200s again ${((firstOk?.at ?? killedAt) - killedAt).toFixed(0)} ms after it`
+  )
   t.ok(tally.ok > 0, 'requests served')
   t.ok(unavailable.length > 0, '503 while no primary existed')
-  t.ok(unavailable.every((a) => a.ms < 1000), 'each 503 within a second')
+  t.ok(
+    unavailable.every(a => a.ms < 1000),
+    'each 503 within a second'
+  )
   t.equal(tally.retryAfterMissing, 0, 'every 503 with Retry-After')
   t.same(tally.other, {}, 'no other status')
   t.equal(tally.cut, 0, 'no connection cut')
@@ -48,17 +63,50 @@ async function failover (t: Test, url: string, killPrimary: () => Node, promoted
   t.equal(used, tally.ok, `the count equals the 200s answered (${used})`)
 }
 
-t.test('Sentinel: the primary killed mid-load', { skip: redisServerPath() === null ? 'redis-server is not installed' : false }, async (t) => {
-  const { primary, replica, sentinels, url } = await sentinelSetup(t)
-  await failover(t, url, () => { primary.proc.kill('SIGKILL'); return primary }, () => sentinelPrimary(sentinels[0]!) === replica.port)
-})
+t.test(
+  'Sentinel: the primary killed mid-load',
+  { skip: redisServerPath() === null ? 'redis-server is not installed' : false },
+  async t => {
+    const { primary, replica, sentinels, url } = await sentinelSetup(t)
+    await failover(
+      t,
+      url,
+      () => {
+        primary.proc.kill('SIGKILL')
+        return primary
+      },
+      () => sentinelPrimary(sentinels[0]!) === replica.port
+    )
+  }
+)
 
-t.test('Cluster: the master of the key\'s slot killed mid-load', { skip: redisServerPath() === null ? 'redis-server is not installed' : false }, async (t) => {
-  const { nodes, url } = await clusterSetup(t)
-  const id = `env_${hashKey(KEY).slice(0, 10)}`
-  const port = masterOf(nodes, id)
-  const victim = nodes.find((n) => n.port === port) as Node
-  await failover(t, url, () => { victim.proc.kill('SIGKILL'); return victim }, () => {
-    try { return masterOf(nodes.filter((n) => n !== victim), id) !== port } catch { return false }
-  })
-})
+t.test(
+  "Cluster: the master of the key's slot killed mid-load",
+  { skip: redisServerPath() === null ? 'redis-server is not installed' : false },
+  async t => {
+    const { nodes, url } = await clusterSetup(t)
+    const id = `env_${hashKey(KEY).slice(0, 10)}`
+    const port = masterOf(nodes, id)
+    const victim = nodes.find(n => n.port === port) as Node
+    await failover(
+      t,
+      url,
+      () => {
+        victim.proc.kill('SIGKILL')
+        return victim
+      },
+      () => {
+        try {
+          return (
+            masterOf(
+              nodes.filter(n => n !== victim),
+              id
+            ) !== port
+          )
+        } catch {
+          return false
+        }
+      }
+    )
+  }
+)

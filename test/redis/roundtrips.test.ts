@@ -9,7 +9,13 @@ import { hashKey } from '../../lib/keys.js'
 
 type App = Awaited<ReturnType<typeof build>>
 const post = (app: App, url: string, fields: Record<string, string | string[]>, remoteAddress?: string) =>
-  app.inject({ method: 'POST', url, headers: FORM, payload: form(fields), ...(remoteAddress === undefined ? {} : { remoteAddress }) })
+  app.inject({
+    method: 'POST',
+    url,
+    headers: FORM,
+    payload: form(fields),
+    ...(remoteAddress === undefined ? {} : { remoteAddress })
+  })
 const KEY_ID = `env_${hashKey(KEY).slice(0, 10)}`
 
 /** The commands clients send while `fn` runs, in order (lower case, no arguments). */
@@ -19,24 +25,32 @@ async function commands (t: Test, url: string) {
   const watcher = await new Redis(url, opts).monitor()
   const probe = new Redis(url, opts)
   for (const c of [watcher, probe]) c.on('error', () => {})
-  t.teardown(() => { watcher.disconnect(); probe.disconnect() })
+  t.teardown(() => {
+    watcher.disconnect()
+    probe.disconnect()
+  })
   const seen: string[] = []
-  let waiting: { marker: string, resolve: () => void } | null = null
+  let waiting: { marker: string; resolve: () => void } | null = null
   watcher.on('monitor', (_time: string, args: string[], source: string) => {
     if (source === 'lua') return
     const name = String(args[0]).toLowerCase()
-    if (name === 'echo') { if (waiting !== null && args[1] === waiting.marker) waiting.resolve(); return }
+    if (name === 'echo') {
+      if (waiting !== null && args[1] === waiting.marker) waiting.resolve()
+      return
+    }
     seen.push(name)
   })
   let n = 0
   // MONITOR output trails the commands: a marker sent after them is seen after them
   const flush = async () => {
     const marker = `flush-${n++}`
-    const arrived = new Promise<void>((resolve) => { waiting = { marker, resolve } })
+    const arrived = new Promise<void>(resolve => {
+      waiting = { marker, resolve }
+    })
     await probe.echo(marker)
     await arrived
   }
-  return async <T>(fn: () => Promise<T>): Promise<{ value: T, cmds: string[] }> => {
+  return async <T>(fn: () => Promise<T>): Promise<{ value: T; cmds: string[] }> => {
     await flush()
     seen.length = 0
     const value = await fn()
@@ -45,7 +59,7 @@ async function commands (t: Test, url: string) {
   }
 }
 
-t.test('a served request, a 403 and a 429 each cost one EVALSHA; a 429 charges nothing', async (t) => {
+t.test('a served request, a 403 and a 429 each cost one EVALSHA; a 429 charges nothing', async t => {
   const redis = await TestRedis.start(t)
   const count = await commands(t, redis.url)
   const env = { REDIS_URL: redis.url, REDIS_TIMEOUT_MS: '5000', RATE_LIMIT: '1000', QUOTA_TEXT_DAILY: '22' }
@@ -55,7 +69,7 @@ t.test('a served request, a 403 and a 429 each cost one EVALSHA; a 429 charges n
 
   const single = await count(async () => {
     const codes: number[] = []
-    for (let i = 0; i < 10; i++) codes.push((await post(app, '/v4/sentiment', { api_key: KEY, text: `good text ${i}` })).statusCode)
+    for (let i = 0; i < 10; i++) { codes.push((await post(app, '/v4/sentiment', { api_key: KEY, text: `good text ${i}` })).statusCode) }
     return codes
   })
   t.same(single.value, Array(10).fill(200), 'ten single texts served')
@@ -63,7 +77,7 @@ t.test('a served request, a 403 and a 429 each cost one EVALSHA; a 429 charges n
 
   const batch = await count(async () => {
     const codes: number[] = []
-    for (let i = 0; i < 4; i++) codes.push((await post(app, '/v4/sentiment_batch', { api_key: KEY, text: '["a b","c d","e f"]' })).statusCode)
+    for (let i = 0; i < 4; i++) { codes.push((await post(app, '/v4/sentiment_batch', { api_key: KEY, text: '["a b","c d","e f"]' })).statusCode) }
     return codes
   })
   t.same(batch.value, [200, 200, 200, 403], 'batches of 3 served until the quota of 22 (1 + 10 + 3 x 3 = 20 used)')
@@ -76,20 +90,24 @@ t.test('a served request, a 403 and a 429 each cost one EVALSHA; a 429 charges n
   t.equal(res.headers['x-quota-daily-remaining'], '1')
 })
 
-t.test('over the rate: one EVALSHA per 429, nothing charged, 429 before validation and quota', async (t) => {
+t.test('over the rate: one EVALSHA per 429, nothing charged, 429 before validation and quota', async t => {
   const redis = await TestRedis.start(t)
   const count = await commands(t, redis.url)
   // one request per 1000 s: whatever the machine's pace, every request after the first is over the rate
-  const app = await build(t, { env: { REDIS_URL: redis.url, REDIS_TIMEOUT_MS: '5000', RATE_LIMIT: '0.001', QUOTA_TEXT_DAILY: '1' } })
+  const app = await build(t, {
+    env: { REDIS_URL: redis.url, REDIS_TIMEOUT_MS: '5000', RATE_LIMIT: '0.001', QUOTA_TEXT_DAILY: '1' }
+  })
   t.equal((await post(app, '/v4/sentiment', { api_key: KEY, text: 'the one allowed' })).statusCode, 200)
   // and the rate-only script, which counts the invalid request below
   t.equal((await post(app, '/v4/sentiment', { api_key: 'not-a-key', text: 'x y' }, '10.1.2.3')).statusCode, 401)
-  const limited = await count(async () => Promise.all([
-    post(app, '/v4/sentiment', { api_key: KEY, text: 'over the rate' }),
-    post(app, '/v4/sentiment_batch', { api_key: KEY, text: '["over","the rate"]' }),
-    post(app, '/v4/sentiment', { api_key: KEY, text: '' }),
-    post(app, '/v4/emotion', { api_key: KEY, text: 'over the quota as well' })
-  ]))
+  const limited = await count(async () =>
+    Promise.all([
+      post(app, '/v4/sentiment', { api_key: KEY, text: 'over the rate' }),
+      post(app, '/v4/sentiment_batch', { api_key: KEY, text: '["over","the rate"]' }),
+      post(app, '/v4/sentiment', { api_key: KEY, text: '' }),
+      post(app, '/v4/emotion', { api_key: KEY, text: 'over the quota as well' })
+    ])
+  )
   for (const r of limited.value) {
     t.equal(r.statusCode, 429, r.body)
     t.equal(r.headers['x-ratelimit-limit'], '1')
@@ -99,13 +117,18 @@ t.test('over the rate: one EVALSHA per 429, nothing charged, 429 before validati
   t.same(limited.cmds, Array(4).fill('evalsha'), 'one EVALSHA per 429')
   const used = await app.store.usage(KEY_ID, 'text', { daily: 1, monthly: null }, app.clock())
   t.equal(used.daily.used, 1, 'the 429s charged nothing')
-  t.same((await app.store.history(KEY_ID, app.clock(), 1)).map((h) => h.units), [1])
+  t.same(
+    (await app.store.history(KEY_ID, app.clock(), 1)).map(h => h.units),
+    [1]
+  )
 })
 
-t.test('requests that are not charged: one round trip each too', async (t) => {
+t.test('requests that are not charged: one round trip each too', async t => {
   const redis = await TestRedis.start(t)
   const count = await commands(t, redis.url)
-  const app = await build(t, { env: { REDIS_URL: redis.url, REDIS_TIMEOUT_MS: '5000', RATE_LIMIT: '1000', RATE_LIMIT_ANONYMOUS: '1000' } })
+  const app = await build(t, {
+    env: { REDIS_URL: redis.url, REDIS_TIMEOUT_MS: '5000', RATE_LIMIT: '1000', RATE_LIMIT_ANONYMOUS: '1000' }
+  })
   t.equal((await post(app, '/v4/sentiment', { api_key: 'not-a-key', text: 'x y' })).statusCode, 401)
   t.equal((await post(app, '/v4/sentiment', { api_key: KEY, text: 'warm up' })).statusCode, 200)
   const r = await count(async () => [
@@ -116,7 +139,11 @@ t.test('requests that are not charged: one round trip each too', async (t) => {
   ])
   t.same(r.value, [401, 401, 400, 400])
   // an unknown key is looked up (GET, cached for a second) before it is refused: not a metering cost
-  t.same(r.cmds.filter((c) => c !== 'get'), Array(4).fill('evalsha'), `one EVALSHA per request (${r.cmds.join(' ')})`)
+  t.same(
+    r.cmds.filter(c => c !== 'get'),
+    Array(4).fill('evalsha'),
+    `one EVALSHA per request (${r.cmds.join(' ')})`
+  )
   const used = await app.store.usage(KEY_ID, 'text', { daily: null, monthly: null }, app.clock())
   t.equal(used.daily.used, 1, 'the 400s charged nothing')
 })

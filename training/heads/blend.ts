@@ -22,10 +22,10 @@ export async function trainBlend (name: string, log: (s: string) => void = conso
   const plain = { ...manifest, blend: { ...manifest.blend, temperature: 1 } }
   const { tf } = await getTf()
   const model = await classifierLoader('blend')!(dir, plain, tf, { imageMaxPixels: 0 })
-  const rows: Array<{ p: number[], gold: number }> = []
-  for (const v of (OPS[manifest.blend.op]?.data().validation ?? []).filter((x) => x.calibration !== false)) {
-    const fit = v.rows.filter((r) => fitsTemperature(r.text) && manifest.labels.includes(r.label))
-    const probs = await model.predict(fit.map((r) => r.text)) as number[][]
+  const rows: Array<{ p: number[]; gold: number }> = []
+  for (const v of (OPS[manifest.blend.op]?.data().validation ?? []).filter(x => x.calibration !== false)) {
+    const fit = v.rows.filter(r => fitsTemperature(r.text) && manifest.labels.includes(r.label))
+    const probs = (await model.predict(fit.map(r => r.text))) as number[][]
     fit.forEach((r, i) => rows.push({ p: probs[i] as number[], gold: manifest.labels.indexOf(r.label) }))
   }
   model.dispose()

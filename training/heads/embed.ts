@@ -9,12 +9,17 @@ export const STORE = join(import.meta.dirname, '..', '..', 'model-store')
 
 /** The highest version folder of a model-store folder (0 when none). */
 export function latest (dir: string): number {
-  return Math.max(0, ...readdirSync(dir).filter((v) => /^\d+$/.test(v)).map(Number))
+  return Math.max(
+    0,
+    ...readdirSync(dir)
+      .filter(v => /^\d+$/.test(v))
+      .map(Number)
+  )
 }
 
 /** The encoder a head is trained on (HEAD_ENCODER, or model-store/text-encoder's highest version), its
  * folder, and the disk cache of its vectors. */
-export async function trainingEncoder (): Promise<{ dir: string, encoder: TextEncoder, cache: VectorCache }> {
+export async function trainingEncoder (): Promise<{ dir: string; encoder: TextEncoder; cache: VectorCache }> {
   const top = join(STORE, 'text-encoder')
   const dir = process.env.HEAD_ENCODER ?? join(top, String(latest(top)))
   const encoder = await loadEncoder(dir, { threads: 2, maxBatch: 64, cacheSize: 0 })
@@ -29,7 +34,10 @@ export class VectorCache {
   private readonly keysFile: string
   private readonly vectorsFile: string
 
-  constructor (dir: string, private readonly encoder: TextEncoder) {
+  constructor (
+    dir: string,
+    private readonly encoder: TextEncoder
+  ) {
     mkdirSync(dir, { recursive: true })
     this.keysFile = join(dir, 'keys.txt')
     this.vectorsFile = join(dir, 'vectors.f32')
@@ -45,7 +53,7 @@ export class VectorCache {
 
   /** The texts' vectors, encoding those not yet on disk (shortest first, in chunks). */
   async vectors (texts: readonly string[], log: (s: string) => void): Promise<Float32Array[]> {
-    const missing = [...new Set(texts)].filter((t) => !this.known.has(key(t)))
+    const missing = [...new Set(texts)].filter(t => !this.known.has(key(t)))
     missing.sort((a, b) => a.length - b.length)
     const t0 = performance.now()
     for (let at = 0; at < missing.length; at += 1024) {
@@ -62,6 +70,6 @@ export class VectorCache {
         log(`encoded ${done} of ${missing.length} new texts (${rate}/s)`)
       }
     }
-    return texts.map((t) => this.known.get(key(t)) as Float32Array)
+    return texts.map(t => this.known.get(key(t)) as Float32Array)
   }
 }

@@ -14,23 +14,30 @@ export interface FitOptions {
   multiLabel: boolean
 }
 
-export interface Fitted { layers: HeadLayer[], weights: Float32Array[] }
+export interface Fitted {
+  layers: HeadLayer[]
+  weights: Float32Array[]
+}
 
 export function fitHead (x: Float32Array[], y: number[], w: number[], classes: number, o: FitOptions): Fitted {
   const rand = rng(o.seed)
   const dims = (x[0] as Float32Array).length
-  const layers: HeadLayer[] = o.hidden > 0
-    ? [{ in: dims, out: o.hidden, relu: true }, { in: o.hidden, out: classes, relu: false }]
-    : [{ in: dims, out: classes, relu: false }]
-  const weights = layers.map((l) => {
+  const layers: HeadLayer[] =
+    o.hidden > 0
+      ? [
+          { in: dims, out: o.hidden, relu: true },
+          { in: o.hidden, out: classes, relu: false }
+        ]
+      : [{ in: dims, out: classes, relu: false }]
+  const weights = layers.map(l => {
     const a = new Float32Array(l.out * l.in + l.out)
     const scale = Math.sqrt(2 / (l.in + l.out))
     for (let i = 0; i < l.out * l.in; i++) a[i] = (rand() * 2 - 1) * scale * Math.sqrt(3)
     return a
   })
-  const m = weights.map((a) => new Float32Array(a.length))
-  const v = weights.map((a) => new Float32Array(a.length))
-  const grads = weights.map((a) => new Float32Array(a.length))
+  const m = weights.map(a => new Float32Array(a.length))
+  const v = weights.map(a => new Float32Array(a.length))
+  const grads = weights.map(a => new Float32Array(a.length))
   const order = x.map((_, i) => i)
   let step = 0
   for (let epoch = 0; epoch < o.epochs; epoch++) {
@@ -126,7 +133,7 @@ function adam (
       const gi = (g[i] as number) + (i < weightsEnd ? l2 * (w[i] as number) : 0)
       m[i] = b1 * (m[i] as number) + (1 - b1) * gi
       v[i] = b2 * (v[i] as number) + (1 - b2) * gi * gi
-      w[i] = (w[i] as number) - lr * ((m[i] as number) / c1) / (Math.sqrt((v[i] as number) / c2) + 1e-8)
+      w[i] = (w[i] as number) - (lr * ((m[i] as number) / c1)) / (Math.sqrt((v[i] as number) / c2) + 1e-8)
     }
   })
 }

@@ -11,18 +11,25 @@ import { getTf } from '../../lib/tf.js'
 import type { ModelManifest } from '../../schemas/model-manifest.js'
 import { latest, STORE } from './embed.js'
 
-export interface Labelled { text: string, scores: Record<string, number>, top: string }
+export interface Labelled {
+  text: string
+  scores: Record<string, number>
+  top: string
+}
 
 const BATCH = 256
 
 /** The texts of a file: one a line, or the "text" of each JSON line. */
 export function readTexts (raw: string): string[] {
-  return raw.split('\n').filter((l) => l.trim() !== '').map((l) => {
-    if (!l.trimStart().startsWith('{')) return l
-    const text = (JSON.parse(l) as { text?: unknown }).text
-    if (typeof text !== 'string') throw new Error(`a JSON line without a "text" string: ${l.slice(0, 80)}`)
-    return text
-  })
+  return raw
+    .split('\n')
+    .filter(l => l.trim() !== '')
+    .map(l => {
+      if (!l.trimStart().startsWith('{')) return l
+      const text = (JSON.parse(l) as { text?: unknown }).text
+      if (typeof text !== 'string') throw new Error(`a JSON line without a "text" string: ${l.slice(0, 80)}`)
+      return text
+    })
 }
 
 /** Each text with the model's scores by label and its top label, in order. */
@@ -31,7 +38,7 @@ export async function label (model: string, texts: string[], store = STORE): Pro
   const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as ModelManifest
   const { tf } = await getTf()
   const ctx = { imageMaxPixels: 0 }
-  const loaded = await loaderOfClassifier(manifest.kind)(dir, manifest, tf, ctx) as LoadedModel<string, number[]>
+  const loaded = (await loaderOfClassifier(manifest.kind)(dir, manifest, tf, ctx)) as LoadedModel<string, number[]>
   const out: Labelled[] = []
   for (let at = 0; at < texts.length; at += BATCH) {
     const part = texts.slice(at, at + BATCH)
@@ -52,9 +59,9 @@ export async function main (args: string[]): Promise<void> {
     process.stderr.write('usage: npm run train -- label <model> <texts file> [out file]\n')
     process.exit(2)
   }
-  const lines = (await label(model, readTexts(await readFile(input, 'utf8')))).map((r) => JSON.stringify(r))
+  const lines = (await label(model, readTexts(await readFile(input, 'utf8')))).map(r => JSON.stringify(r))
   const text = lines.join('\n') + '\n'
   // written whole before the process exits
-  if (output === undefined) await new Promise((resolve) => process.stdout.write(text, resolve))
+  if (output === undefined) await new Promise(resolve => process.stdout.write(text, resolve))
   else await writeFile(output, text)
 }

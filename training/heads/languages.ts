@@ -12,7 +12,7 @@ export interface LanguageData {
   languages: string[]
   train: Row[]
   validation: Validation[]
-  sources: Array<{ name: string, path: string, licence: string, split?: string, rows?: number }>
+  sources: Array<{ name: string; path: string; licence: string; split?: string; rows?: number }>
 }
 
 const UMSAB_PATH = 'sentiment/umsab-multilingual'
@@ -22,12 +22,14 @@ function sentiment (): LanguageData {
   const langs = Object.keys(UMSAB_LANGS)
   return {
     languages: langs,
-    train: langs.flatMap((lang) => umsab(lang, 'train').map((r) => ({
-      text: r.text,
-      label: r.label,
-      domain: `umsab ${lang}`
-    }))),
-    validation: langs.map((lang) => ({
+    train: langs.flatMap(lang =>
+      umsab(lang, 'train').map(r => ({
+        text: r.text,
+        label: r.label,
+        domain: `umsab ${lang}`
+      }))
+    ),
+    validation: langs.map(lang => ({
       name: `UMSAB ${lang}`,
       split: 'val',
       rows: umsab(lang, 'val'),
@@ -37,23 +39,34 @@ function sentiment (): LanguageData {
         baseline: 'target 0.65 (none under 0.55); XLM-T 0.53-0.70'
       }
     })),
-    sources: [{
-      name: 'UMSAB (XLM-T) tweets: ar de es fr hi it pt',
-      path: UMSAB_PATH,
-      licence: UMSAB_LICENCE,
-      split: 'train (val for validation)',
-      rows: langs.length * 1839
-    }]
+    sources: [
+      {
+        name: 'UMSAB (XLM-T) tweets: ar de es fr hi it pt',
+        path: UMSAB_PATH,
+        licence: UMSAB_LICENCE,
+        split: 'train (val for validation)',
+        rows: langs.length * 1839
+      }
+    ]
   }
 }
 
 /** The project's own everyday texts in other languages (eval/data/everyday-languages.jsonl): never trained on. */
-export interface EverydayLine { text: string, lang: string, domain: string, sentiment: string, emotion: string | null }
+export interface EverydayLine {
+  text: string
+  lang: string
+  domain: string
+  sentiment: string
+  emotion: string | null
+}
 export const EVERYDAY_LANGS = ['de', 'es', 'fr', 'nl']
 
 export function everydayLanguages (): EverydayLine[] {
   const file = join(import.meta.dirname, '..', '..', 'eval', 'data', 'everyday-languages.jsonl')
-  return readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as EverydayLine)
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(l => l.trim() !== '')
+    .map(l => JSON.parse(l) as EverydayLine)
 }
 
 const accuracy = (m: number[][]): number => {
@@ -63,10 +76,10 @@ const accuracy = (m: number[][]): number => {
 
 function everydaySentiment (): Validation[] {
   const lines = everydayLanguages()
-  return EVERYDAY_LANGS.map((lang) => ({
+  return EVERYDAY_LANGS.map(lang => ({
     name: `everyday texts in ${lang}, written by the project (eval/data/everyday-languages.jsonl; never trained on)`,
     split: 'all',
-    rows: lines.filter((l) => l.lang === lang).map((l) => ({ text: l.text, label: l.sentiment })),
+    rows: lines.filter(l => l.lang === lang).map(l => ({ text: l.text, label: l.sentiment })),
     metric: { name: 'accuracy (3 classes)', score: accuracy, baseline: 'target 0.85' },
     calibration: false
   }))
@@ -90,5 +103,5 @@ export function languageWeights (english: Row[], other: Row[]): number[] {
   const perDomain = [...mass.values()].reduce((a, b) => a + b, 0) / Math.max(1, mass.size)
   const count = new Map<string, number>()
   for (const r of other) count.set(r.domain ?? '', (count.get(r.domain ?? '') ?? 0) + 1)
-  return other.map((r) => perDomain / (count.get(r.domain ?? '') as number))
+  return other.map(r => perDomain / (count.get(r.domain ?? '') as number))
 }

@@ -12,12 +12,16 @@ import { fitHead, type FitOptions } from './fit.js'
 import { latest, STORE, trainingEncoder } from './embed.js'
 import { languageData, languageWeights, type LanguageData } from './languages.js'
 
-const log = (s: string): void => { process.stderr.write(s + '\n') }
+const log = (s: string): void => {
+  process.stderr.write(s + '\n')
+}
 
 /** Class weights that balance the labels' weighted mass (at most 10x), as the earlier trainers did. */
 function balance (y: number[], w: number[], classes: number): number[] {
   const mass = new Array<number>(classes + 1).fill(0)
-  y.forEach((c, i) => { mass[c < 0 ? classes : c]! += w[i] as number })
+  y.forEach((c, i) => {
+    mass[c < 0 ? classes : c]! += w[i] as number
+  })
   const total = mass.reduce((a, b) => a + b, 0)
   return y.map((c, i) => {
     const wi = w[i] as number
@@ -30,13 +34,16 @@ export async function trainHead (op: string, spec: OpSpec, fit: FitOptions): Pro
   const data = spec.data()
   const other = languageData(op)
   const index = new Map(spec.labels.map((l, i) => [l, i]))
-  const english = data.train.filter((r) => fit.multiLabel || index.has(r.label))
+  const english = data.train.filter(r => fit.multiLabel || index.has(r.label))
   const rows = other === undefined ? english : [...english, ...other.train]
   const otherWeights = other === undefined ? [] : languageWeights(english, other.train)
   log(`${op}: ${rows.length} training rows, ${data.validation.length} validation sets`)
-  const x = await cache.vectors(rows.map((r) => r.text), log)
-  const y = rows.map((r) => index.get(r.label) ?? -1)
-  const w = [...english.map((r) => r.weight ?? 1), ...otherWeights]
+  const x = await cache.vectors(
+    rows.map(r => r.text),
+    log
+  )
+  const y = rows.map(r => index.get(r.label) ?? -1)
+  const w = [...english.map(r => r.weight ?? 1), ...otherWeights]
   const weights = spec.train.balance ? balance(y, w, spec.labels.length) : w
   const t0 = performance.now()
   const fitted = fitHead(x, y, weights, spec.labels.length, fit)
@@ -47,8 +54,11 @@ export async function trainHead (op: string, spec: OpSpec, fit: FitOptions): Pro
   const fitGold: number[] = []
   const sets = []
   for (const v of [...data.validation, ...(other?.validation ?? [])]) {
-    const vectors = await cache.vectors(v.rows.map((r) => r.text), log)
-    const gold = v.rows.map((r) => index.get(r.label) ?? -1)
+    const vectors = await cache.vectors(
+      v.rows.map(r => r.text),
+      log
+    )
+    const gold = v.rows.map(r => index.get(r.label) ?? -1)
     sets.push({ v, vectors, gold })
     if (v.calibration === false) continue
     v.rows.forEach((r, i) => {
@@ -62,8 +72,12 @@ export async function trainHead (op: string, spec: OpSpec, fit: FitOptions): Pro
   const head = new Head(headSpec, fitted.weights)
   const metrics: Trained['metrics'] = []
   for (const { v, vectors, gold } of sets) {
-    const probs = vectors.map((vec) => head.scores(vec))
-    const m = confusion(gold.map((g) => Math.max(0, g)), probs.map(argmax), spec.labels.length)
+    const probs = vectors.map(vec => head.scores(vec))
+    const m = confusion(
+      gold.map(g => Math.max(0, g)),
+      probs.map(argmax),
+      spec.labels.length
+    )
     const value = v.metric.score(m, probs, gold)
     const halfP = probs.filter((_, i) => !fitsTemperature(v.rows[i]!.text))
     const halfG = gold.filter((_, i) => !fitsTemperature(v.rows[i]!.text))
@@ -91,7 +105,7 @@ interface Trained {
   head: HeadSpec
   weights: Float32Array[]
   encoderDir: string
-  metrics: Array<{ dataset: string, split: string, metric: string, value: number, baseline?: string }>
+  metrics: Array<{ dataset: string; split: string; metric: string; value: number; baseline?: string }>
   other: LanguageData | undefined
   sources: ReturnType<OpSpec['data']>['sources']
 }
@@ -101,7 +115,7 @@ const INDEPENDENT = 'an independent score per label (sigmoid)'
 
 /** Writes a trained head's folder: head.json, head.bin and the manifest; returns the folder. */
 function writeHead (op: string, spec: OpSpec, fit: FitOptions, r: Trained): string {
-  const also = r.other === undefined ? '' : ` Also: ${r.other.sources.map((x) => x.name).join('; ')}.`
+  const also = r.other === undefined ? '' : ` Also: ${r.other.sources.map(x => x.name).join('; ')}.`
   const out = process.env.HEAD_OUT ?? join(STORE, op, String(latest(join(STORE, op)) + 1))
   mkdirSync(out, { recursive: true })
   const version = Number(out.split('/').at(-1))
@@ -117,18 +131,22 @@ function writeHead (op: string, spec: OpSpec, fit: FitOptions, r: Trained): stri
     name: op,
     version: Number.isInteger(version) ? version : 1,
     kind: 'encoder-head',
-    description: spec.description + also +
+    description:
+      spec.description +
+      also +
       ' A head over the shared text encoder (model-store/text-encoder), which reads every language.',
     // a head named after another op's spec (sentiment-multilingual) serves the other languages only
     languages: [...(OPS[op] === undefined ? [] : ['en']), ...(r.other?.languages ?? [])],
     labels: spec.labels,
     inputs: [{ name: 'text', dtype: 'string', shape: [null], description: ENCODED }],
-    outputs: [{
-      name: 'probabilities',
-      dtype: 'float32',
-      shape: [null, spec.labels.length],
-      description: fit.multiLabel ? INDEPENDENT : 'probabilities over the labels (softmax)'
-    }],
+    outputs: [
+      {
+        name: 'probabilities',
+        dtype: 'float32',
+        shape: [null, spec.labels.length],
+        description: fit.multiLabel ? INDEPENDENT : 'probabilities over the labels (softmax)'
+      }
+    ],
     files: [relative(out, r.encoderDir), 'head.json', 'head.bin'],
     training: {
       command: `npm run train -- ${op}`,

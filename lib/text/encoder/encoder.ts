@@ -38,7 +38,7 @@ interface Waiting {
 
 export class TextEncoder {
   private readonly cache: Lru<string, Float32Array>
-  private readonly inFlight = new Map<string, { vector: Promise<Float32Array>, waiting: Waiting }>()
+  private readonly inFlight = new Map<string, { vector: Promise<Float32Array>; waiting: Waiting }>()
   private queue: Waiting[] = []
   private running = false
   /** forward passes run, texts they read (for the benchmark and the tests) */
@@ -59,7 +59,7 @@ export class TextEncoder {
 
   /** One unit vector per text, in order. */
   async embed (texts: readonly string[]): Promise<Float32Array[]> {
-    return await Promise.all(texts.map((t) => this.one(t)))
+    return await Promise.all(texts.map(t => this.one(t)))
   }
 
   private async one (text: string): Promise<Float32Array> {
@@ -90,10 +90,12 @@ export class TextEncoder {
     this.running = true
     // the texts of the same tick (a batch request, concurrent single requests) go together
     setImmediate(() => {
-      this.pass().catch(() => {}).finally(() => {
-        if (this.queue.length > 0) this.drain()
-        else this.running = false
-      })
+      this.pass()
+        .catch(() => {})
+        .finally(() => {
+          if (this.queue.length > 0) this.drain()
+          else this.running = false
+        })
     })
   }
 
@@ -101,7 +103,7 @@ export class TextEncoder {
     // a text that only requests past their deadline still want is not encoded
     const wanted: Waiting[] = []
     for (const w of this.queue) {
-      const gone = w.wanted !== null && w.wanted.every((d) => d.ended !== null)
+      const gone = w.wanted !== null && w.wanted.every(d => d.ended !== null)
       if (!gone) {
         wanted.push(w)
         continue
@@ -112,10 +114,10 @@ export class TextEncoder {
     this.queue = wanted
     const taken = this.queue.splice(0, this.options.maxBatch)
     if (taken.length === 0) return
-    const ids = taken.map((w) => this.tokenizer.ids(w.text))
+    const ids = taken.map(w => this.tokenizer.ids(w.text))
     const order = ids.map((_, i) => i).sort((a, b) => (ids[a] as number[]).length - (ids[b] as number[]).length)
     try {
-      const vectors = await this.forward(order.map((i) => ids[i] as number[]))
+      const vectors = await this.forward(order.map(i => ids[i] as number[]))
       order.forEach((i, k) => {
         const w = taken[i] as Waiting
         const v = vectors[k] as Float32Array
@@ -132,7 +134,7 @@ export class TextEncoder {
   /** Vectors of rows sorted by length, in passes of alike lengths (lengthGroups). */
   private async forward (rows: number[][]): Promise<Float32Array[]> {
     const out: Float32Array[] = []
-    for (const [from, to] of lengthGroups(rows.map((r) => r.length))) {
+    for (const [from, to] of lengthGroups(rows.map(r => r.length))) {
       const batch = this.tokenizer.batch(rows.slice(from, to))
       out.push(...meanPool(await this.states(batch), batch, this.spec.dims))
     }
@@ -165,7 +167,7 @@ export class TextEncoder {
     const order = texts.map((_, i) => i).sort((a, b) => length(a) - length(b))
     for (let at = 0; at < order.length; at += this.options.maxBatch) {
       const part = order.slice(at, at + this.options.maxBatch)
-      const batch = this.tokenizer.batch(part.map((i) => (texts[i] as WordIds).ids))
+      const batch = this.tokenizer.batch(part.map(i => (texts[i] as WordIds).ids))
       const states = await this.states(batch)
       part.forEach((i, row) => {
         const { first } = texts[i] as WordIds
@@ -201,7 +203,10 @@ export function lengthGroups (lengths: readonly number[]): Array<[number, number
     cost[j] = Infinity
     for (let i = 0; i < j; i++) {
       const c = (cost[i] as number) + PASS_TOKENS + (j - i) * (lengths[j - 1] as number)
-      if (c < (cost[j] as number)) { cost[j] = c; from[j] = i }
+      if (c < (cost[j] as number)) {
+        cost[j] = c
+        from[j] = i
+      }
     }
   }
   const groups: Array<[number, number]> = []

@@ -21,7 +21,10 @@ export interface TokenizerSettings {
 }
 
 /** A text read as its words: its ids, and the place of each word's first piece (words cut off have none). */
-export interface WordIds { ids: number[], first: number[] }
+export interface WordIds {
+  ids: number[]
+  first: number[]
+}
 
 export class EncoderTokenizer {
   private readonly pad: bigint
@@ -29,7 +32,11 @@ export class EncoderTokenizer {
   private readonly prefixIds: number[]
   private readonly words = new Lru<string, number[]>(50_000)
 
-  constructor (private readonly tok: Tokenizer, padToken: string, private readonly settings: TokenizerSettings) {
+  constructor (
+    private readonly tok: Tokenizer,
+    padToken: string,
+    private readonly settings: TokenizerSettings
+  ) {
     const pad = tok.token_to_id(padToken)
     if (pad === undefined) throw new Error(`the tokenizer has no pad token ${padToken}`)
     this.pad = BigInt(pad)
@@ -89,7 +96,7 @@ export class EncoderTokenizer {
 
   /** Texts' ids padded to the longest of them. */
   batch (rows: number[][]): TokenBatch {
-    const width = Math.max(1, ...rows.map((r) => r.length))
+    const width = Math.max(1, ...rows.map(r => r.length))
     const ids = new BigInt64Array(rows.length * width).fill(this.pad)
     const mask = new BigInt64Array(rows.length * width)
     rows.forEach((row, i) => {

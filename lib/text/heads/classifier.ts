@@ -17,7 +17,7 @@ export const DEFAULT_ENCODER: EncoderOptions = {
 /** The encoder a model's manifest names (its first file that is a folder of model-store), found from
  * the real folder of the model (a store of links, as the tests make, holds the model alone). */
 export async function encoderOf (dir: string, manifest: ModelManifest, ctx: LoaderContext): Promise<TextEncoder> {
-  const folder = manifest.files.find((f) => f.startsWith('../'))
+  const folder = manifest.files.find(f => f.startsWith('../'))
   if (folder === undefined) throw new Error(`${manifest.name}: the manifest names no encoder folder`)
   return await loadEncoder(await realpath(join(await realpath(dir), folder)), ctx.encoder ?? DEFAULT_ENCODER)
 }
@@ -43,7 +43,7 @@ export async function loadEncoderHead (
     manifest,
     async predict (texts) {
       const vectors = await encoder.embed(texts)
-      return vectors.map((v) => head.scores(v))
+      return vectors.map(v => head.scores(v))
     },
     dispose () {}
   }

@@ -15,7 +15,10 @@ export interface HeadSpec {
 }
 
 export class Head {
-  constructor (readonly spec: HeadSpec, private readonly weights: Float32Array[]) {
+  constructor (
+    readonly spec: HeadSpec,
+    private readonly weights: Float32Array[]
+  ) {
     if (weights.length !== spec.layers.length) throw new Error('a head needs one weight array per layer')
     spec.layers.forEach((l, i) => {
       if ((weights[i] as Float32Array).length !== l.out * l.in + l.out) throw new Error(`head layer ${i}: wrong size`)
@@ -26,7 +29,7 @@ export class Head {
   static fromBytes (spec: HeadSpec, bytes: Uint8Array): Head {
     const all = new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength))
     let at = 0
-    const weights = spec.layers.map((l) => {
+    const weights = spec.layers.map(l => {
       const n = l.out * l.in + l.out
       const w = all.subarray(at, at + n)
       at += n
@@ -39,13 +42,15 @@ export class Head {
   /** The logits before the temperature. */
   logits (x: Float32Array): Float32Array {
     let h = x
-    this.spec.layers.forEach((l, i) => { h = dense(h, this.weights[i] as Float32Array, l) })
+    this.spec.layers.forEach((l, i) => {
+      h = dense(h, this.weights[i] as Float32Array, l)
+    })
     return h
   }
 
   /** Calibrated scores, one per label. */
   scores (x: Float32Array): number[] {
-    const z = Array.from(this.logits(x), (v) => v / this.spec.temperature)
+    const z = Array.from(this.logits(x), v => v / this.spec.temperature)
     return this.spec.multiLabel ? z.map(sigmoid) : softmax(z)
   }
 }
@@ -65,9 +70,9 @@ export function dense (x: Float32Array, w: Float32Array, l: HeadLayer): Float32A
 
 export function softmax (z: number[]): number[] {
   const max = Math.max(...z)
-  const e = z.map((v) => Math.exp(v - max))
+  const e = z.map(v => Math.exp(v - max))
   const sum = e.reduce((a, b) => a + b, 0)
-  return e.map((v) => v / sum)
+  return e.map(v => v / sum)
 }
 
 export function sigmoid (v: number): number {

@@ -20,12 +20,17 @@ const YIELD_CHARS = 50_000
  * manifest.keyphrases: how many candidates a text gets; the weight of the cosine to the text against
  * the stopword ranker's own order (both z-scored); how much likeness to a chosen phrase costs
  */
-export interface KeyphraseSettings { candidates: number, top: number, relevance: number, redundancy: number }
+export interface KeyphraseSettings {
+  candidates: number
+  top: number
+  relevance: number
+  redundancy: number
+}
 
 const zScores = (xs: number[]): number[] => {
   const mean = xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length)
   const sd = Math.sqrt(xs.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(1, xs.length)) || 1
-  return xs.map((x) => (x - mean) / sd)
+  return xs.map(x => (x - mean) / sd)
 }
 
 /**
@@ -38,7 +43,7 @@ export function rankByRelevance (
   phrases: Float32Array[],
   s: KeyphraseSettings
 ): Array<[number, number]> {
-  const cos = zScores(phrases.map((p) => cosine(p, text)))
+  const cos = zScores(phrases.map(p => cosine(p, text)))
   const place = zScores(phrases.map((_, i) => -i))
   const z = cos.map((c, i) => s.relevance * c + (1 - s.relevance) * (place[i] as number))
   const chosen: Array<[number, number]> = []
@@ -78,7 +83,7 @@ export async function loadEncoderKeyphrases (
   }
   const ranked = async (text: string, candidates: Keyword[]): Promise<Keyword[]> => {
     if (candidates.length === 0) return []
-    const [whole, ...phrases] = await encoder.embed([text, ...candidates.map((c) => c.keyword)])
+    const [whole, ...phrases] = await encoder.embed([text, ...candidates.map(c => c.keyword)])
     let shown = 1
     return rankByRelevance(whole as Float32Array, phrases, settings).map(([i, value]) => {
       // a logistic of the value, never above the phrase before it

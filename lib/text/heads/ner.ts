@@ -18,7 +18,10 @@ import { encoderOf } from './classifier.js'
 const SENTENCE_END = new Set(['.', '!', '?', '。', '！', '？'])
 
 /** a sentence, or a part of one, as the encoder reads it: `from` its first word's place in the text */
-interface Part extends WordIds { text: number, from: number }
+interface Part extends WordIds {
+  text: number
+  from: number
+}
 
 /** The words of a text in sentences, as the head learnt them; a sentence too long for the encoder in parts. */
 function sentences (text: number, words: readonly string[], read: (words: readonly string[]) => WordIds): Part[] {
@@ -67,12 +70,18 @@ export async function loadEncoderNer (
   }
 
   const predict = async (inputs: Array<NerInput | string>): Promise<Entity[][]> => {
-    const items = inputs.map((x) => (typeof x === 'string' ? { text: x, lang: 'en' } : x))
-    const toks = items.map((x) => tokenize(x.text, MAX_CHARS, x.lang ?? 'en'))
-    const parts = toks.flatMap((t, i) => sentences(i, t.map((k) => k.text), (w) => encoder.tokenizer.wordIds(w)))
+    const items = inputs.map(x => (typeof x === 'string' ? { text: x, lang: 'en' } : x))
+    const toks = items.map(x => tokenize(x.text, MAX_CHARS, x.lang ?? 'en'))
+    const parts = toks.flatMap((t, i) =>
+      sentences(
+        i,
+        t.map(k => k.text),
+        w => encoder.tokenizer.wordIds(w)
+      )
+    )
     // every sentence of every text in the encoder's passes together
     const states = await encoder.wordStates(parts)
-    const E = toks.map((t) => outside(t.length))
+    const E = toks.map(t => outside(t.length))
     for (const [k, part] of parts.entries()) {
       const rows = E[part.text] as Float32Array
       rows.set(await scores(states[k] as Float32Array, part.first.length), part.from * NUM_LABELS)
@@ -82,7 +91,11 @@ export async function loadEncoderNer (
   return {
     manifest,
     predict,
-    async warm () { await predict(manifest.languages.map((lang) => ({ text: 'Angela Merkel visited Paris.', lang }))) },
-    dispose () { void head.release() }
+    async warm () {
+      await predict(manifest.languages.map(lang => ({ text: 'Angela Merkel visited Paris.', lang })))
+    },
+    dispose () {
+      void head.release()
+    }
   }
 }

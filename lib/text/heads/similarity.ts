@@ -7,8 +7,15 @@ import type { LoadedModel, LoaderContext } from '../../models.js'
 import type { ModelManifest } from '../../../schemas/model-manifest.js'
 import { encoderOf } from './classifier.js'
 
-export interface Pair { a: string, b: string, lang?: string }
-export interface SimilarityMap { cos: number[], score: number[] }
+export interface Pair {
+  a: string
+  b: string
+  lang?: string
+}
+export interface SimilarityMap {
+  cos: number[]
+  score: number[]
+}
 
 export function cosine (a: Float32Array, b: Float32Array): number {
   let s = 0
@@ -41,7 +48,7 @@ export async function loadEncoderSimilarity (
   return {
     manifest,
     async predict (pairs) {
-      const [a, b] = await Promise.all([encoder.embed(pairs.map((p) => p.a)), encoder.embed(pairs.map((p) => p.b))])
+      const [a, b] = await Promise.all([encoder.embed(pairs.map(p => p.a)), encoder.embed(pairs.map(p => p.b))])
       return pairs.map((_, i) => mapped(map, cosine(a[i] as Float32Array, b[i] as Float32Array)))
     },
     async warm () {

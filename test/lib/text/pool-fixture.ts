@@ -10,7 +10,8 @@ export const SLOW = 'take your time'
 /** a text that keeps its worker busy for 5 ms: many make a batch that outlasts a short deadline */
 export const TICK = 'wait a moment'
 
-const textOf = (input: unknown): unknown => typeof input === 'object' && input !== null ? (input as { text?: unknown }).text : input
+const textOf = (input: unknown): unknown =>
+  typeof input === 'object' && input !== null ? (input as { text?: unknown }).text : input
 
 export const poolFixtureLoader: ModelLoader = async (dir, manifest, tf, ctx) => {
   if (manifest.name === 'broken' && !isMainThread) throw new Error('this fixture refuses to load in a worker')
@@ -24,13 +25,19 @@ export const poolFixtureLoader: ModelLoader = async (dir, manifest, tf, ctx) => 
         if (text === CRASH && !isMainThread) process.exit(3)
         const busy = text === SLOW ? 400 : text === TICK ? 5 : 0
         const until = Date.now() + busy
-        while (Date.now() < until) { /* busy */ }
+        while (Date.now() < until) {
+          /* busy */
+        }
       }
       return inner.predict(inputs)
     },
     dispose: () => inner.dispose()
   }
-  if (inner.warm !== undefined) model.warm = async () => { await inner.warm!.call(model) }
+  if (inner.warm !== undefined) {
+    model.warm = async () => {
+      await inner.warm!.call(model)
+    }
+  }
   return model
 }
 
@@ -43,12 +50,14 @@ export const POOL_FIXTURE = { module: new URL('./pool-fixture.ts', import.meta.u
 export const sharedProbeLoader: ModelLoader = async (_dir, manifest) => ({
   manifest,
   async predict (inputs: unknown[]) {
-    return await Promise.all(inputs.map(async (x) => {
-      const [folder, name] = String(textOf(x)).split('|') as [string, string]
-      const { shared } = await import('../../../lib/text/shared-memory.js')
-      const a = await shared(folder, name, Object.getPrototypeOf(Int8Array) as never, () => new Uint8Array(1))
-      return a.buffer.constructor.name
-    }))
+    return await Promise.all(
+      inputs.map(async x => {
+        const [folder, name] = String(textOf(x)).split('|') as [string, string]
+        const { shared } = await import('../../../lib/text/shared-memory.js')
+        const a = await shared(folder, name, Object.getPrototypeOf(Int8Array) as never, () => new Uint8Array(1))
+        return a.buffer.constructor.name
+      })
+    )
   },
   async warm () {},
   dispose () {}

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { adoptShared, folderKey, readFileShared, shared } from '../../../lib/text/shared-memory.js'
 import { tempDir } from '../../helper.js'
 
-t.test('the adopted array, found through a symlinked folder; else the loader\'s own', async (t) => {
+t.test("the adopted array, found through a symlinked folder; else the loader's own", async t => {
   const root = tempDir(t)
   mkdirSync(join(root, 'real'))
   symlinkSync(join(root, 'real'), join(root, 'link'))
@@ -15,18 +15,24 @@ t.test('the adopted array, found through a symlinked folder; else the loader\'s 
   t.teardown(() => adoptShared(undefined))
   let made = 0
   const own = new Float32Array(4)
-  const make = () => { made++; return own }
+  const make = () => {
+    made++
+    return own
+  }
   t.equal(await shared(join(root, 'link'), 'rows', Float32Array, make), own, 'nothing adopted: its own')
   t.equal(made, 1)
   made = 0
   adoptShared({ [folderKey(join(root, 'real'))]: { rows: table } })
-  t.equal(await shared(join(root, 'link'), 'rows', Float32Array, make), table, 'the process\'s copy, by the real path')
+  t.equal(await shared(join(root, 'link'), 'rows', Float32Array, make), table, "the process's copy, by the real path")
   t.equal(made, 0, 'without making one')
   t.equal(await shared(join(root, 'real'), 'other', Float32Array, make), own, 'a name not shared: its own')
-  await t.rejects(shared(join(root, 'real'), 'rows', Int8Array, () => new Int8Array(1)), /the shared rows of .* is a Float32Array, its loader reads a Int8Array/)
+  await t.rejects(
+    shared(join(root, 'real'), 'rows', Int8Array, () => new Int8Array(1)),
+    /the shared rows of .* is a Float32Array, its loader reads a Int8Array/
+  )
 })
 
-t.test('readFileShared: the file\'s bytes in a SharedArrayBuffer', async (t) => {
+t.test("readFileShared: the file's bytes in a SharedArrayBuffer", async t => {
   const dir = tempDir(t)
   const bytes = Buffer.from(Array.from({ length: 70_000 }, (_, i) => (i * 31) & 255))
   writeFileSync(join(dir, 'w.bin'), bytes)

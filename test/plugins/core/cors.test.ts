@@ -11,18 +11,32 @@ import { EXPOSED, MAX_AGE } from '../../../plugins/core/cors.js'
 const CALM = { MAX_EVENT_LOOP_DELAY_MS: '0' }
 const APP = 'https://app.example'
 const EVIL = 'https://evil.example'
-const preflight = (app: FastifyInstance, url: string, origin?: string) => app.inject({
-  method: 'OPTIONS',
-  url,
-  headers: { ...(origin === undefined ? {} : { origin }), 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' }
-})
+const preflight = (app: FastifyInstance, url: string, origin?: string) =>
+  app.inject({
+    method: 'OPTIONS',
+    url,
+    headers: {
+      ...(origin === undefined ? {} : { origin }),
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'content-type'
+    }
+  })
 const post = (app: FastifyInstance, url: string, fields: Record<string, string>, origin?: string) =>
-  app.inject({ method: 'POST', url, headers: { ...FORM, ...(origin === undefined ? {} : { origin }) }, payload: form(fields) })
+  app.inject({
+    method: 'POST',
+    url,
+    headers: { ...FORM, ...(origin === undefined ? {} : { origin }) },
+    payload: form(fields)
+  })
 
 /** the headers that let a page on `origin` read the answer */
 function readable (t: Test, res: { headers: Record<string, unknown> }, origin: string, what: string) {
   t.equal(res.headers['access-control-allow-origin'], origin, `${what}: Access-Control-Allow-Origin`)
-  t.same(String(res.headers['access-control-expose-headers']).split(', '), EXPOSED, `${what}: the headers a client acts on exposed`)
+  t.same(
+    String(res.headers['access-control-expose-headers']).split(', '),
+    EXPOSED,
+    `${what}: the headers a client acts on exposed`
+  )
   t.match(res.headers.vary, /Origin/, `${what}: Vary: Origin`)
 }
 function notReadable (t: Test, res: { headers: Record<string, unknown> }, what: string) {
@@ -30,18 +44,22 @@ function notReadable (t: Test, res: { headers: Record<string, unknown> }, what: 
   t.notOk('access-control-expose-headers' in res.headers, `${what}: nothing exposed`)
 }
 
-t.test('off by default: no CORS headers, a preflight is the usual JSON 404', async (t) => {
+t.test('off by default: no CORS headers, a preflight is the usual JSON 404', async t => {
   const app = await build(t, { env: CALM })
   const pre = await preflight(app, '/v4/sentiment', APP)
   t.equal(pre.statusCode, 404)
-  t.same(pre.json(), { code: 404, error: 'Not Found', message: 'No such path: OPTIONS /v4/sentiment. Operations are POST /v4/<operation>; see /docs.' })
+  t.same(pre.json(), {
+    code: 404,
+    error: 'Not Found',
+    message: 'No such path: OPTIONS /v4/sentiment. Operations are POST /v4/<operation>; see /docs.'
+  })
   notReadable(t, pre, 'preflight')
   const res = await post(app, '/v4/sentiment', { api_key: KEY, text: 'lovely' }, APP)
   t.equal(res.statusCode, 200)
   notReadable(t, res, 'answer')
 })
 
-t.test('a listed origin: preflight 204 with methods, headers and max-age; answers readable', async (t) => {
+t.test('a listed origin: preflight 204 with methods, headers and max-age; answers readable', async t => {
   const app = await build(t, { env: { ...CALM, CORS_ORIGINS: `${APP}, http://localhost:5173` } })
   const pre = await preflight(app, '/v4/sentiment', APP)
   t.equal(pre.statusCode, 204)
@@ -64,13 +82,17 @@ t.test('a listed origin: preflight 204 with methods, headers and max-age; answer
   notReadable(t, await post(app, '/v4/sentiment', { api_key: KEY, text: 'lovely' }), 'no Origin (curl, a server)')
 })
 
-t.test('a refused origin: a JSON 403 to its preflight, no CORS headers on its answers', async (t) => {
+t.test('a refused origin: a JSON 403 to its preflight, no CORS headers on its answers', async t => {
   const app = await build(t, { env: { ...CALM, CORS_ORIGINS: APP } })
   for (const origin of [EVIL, 'https://app.example.evil.example', 'http://app.example', 'https://app.example:8443']) {
     const pre = await preflight(app, '/v4/sentiment', origin)
     t.equal(pre.statusCode, 403, origin)
     t.type(pre.headers['x-request-id'], 'string')
-    t.same(pre.json(), { code: 403, error: 'Forbidden', message: `Cross-origin calls from "${origin}" are not allowed to this API; the operator lists the origins that may call it in CORS_ORIGINS.` })
+    t.same(pre.json(), {
+      code: 403,
+      error: 'Forbidden',
+      message: `Cross-origin calls from "${origin}" are not allowed to this API; the operator lists the origins that may call it in CORS_ORIGINS.`
+    })
     notReadable(t, pre, `preflight from ${origin}`)
   }
   // a simple request is sent by the browser without a preflight: it is answered, but not readable
@@ -84,14 +106,22 @@ t.test('a refused origin: a JSON 403 to its preflight, no CORS headers on its an
   t.equal(half.statusCode, 204, 'a listed origin without Access-Control-Request-Method: answered, not a text/plain 400')
 })
 
-t.test('the operator API is same-origin only, even for a listed origin', async (t) => {
+t.test('the operator API is same-origin only, even for a listed origin', async t => {
   const app = await build(t, { env: { ...CALM, CORS_ORIGINS: APP, ADMIN_TOKEN: 'operator-secret' } })
   const pre = await preflight(app, '/admin/keys', APP)
   t.equal(pre.statusCode, 403)
-  t.match(pre.json(), { code: 403, error: 'Forbidden', message: /not allowed to the operator API \(same origin only\)/ })
+  t.match(pre.json(), {
+    code: 403,
+    error: 'Forbidden',
+    message: /not allowed to the operator API \(same origin only\)/
+  })
   notReadable(t, pre, 'admin preflight')
   t.equal((await preflight(app, '/admin', APP)).statusCode, 403, '/admin itself too')
-  const res = await app.inject({ method: 'GET', url: '/admin/keys', headers: { origin: APP, authorization: 'Bearer operator-secret' } })
+  const res = await app.inject({
+    method: 'GET',
+    url: '/admin/keys',
+    headers: { origin: APP, authorization: 'Bearer operator-secret' }
+  })
   t.equal(res.statusCode, 200)
   notReadable(t, res, 'admin answer')
   const bare = await app.inject({ method: 'OPTIONS', url: '/admin/keys' })
@@ -99,7 +129,7 @@ t.test('the operator API is same-origin only, even for a listed origin', async (
   t.match(bare.json(), { code: 404, error: 'Not Found', message: /OPTIONS \/admin\/keys/ })
 })
 
-t.test('CORS_ORIGINS=*: any origin, Access-Control-Allow-Origin: *', async (t) => {
+t.test('CORS_ORIGINS=*: any origin, Access-Control-Allow-Origin: *', async t => {
   const app = await build(t, { env: { ...CALM, CORS_ORIGINS: '*' } })
   const pre = await preflight(app, '/v4/emotion', EVIL)
   t.equal(pre.statusCode, 204)
@@ -110,7 +140,7 @@ t.test('CORS_ORIGINS=*: any origin, Access-Control-Allow-Origin: *', async (t) =
   notReadable(t, await post(app, '/v4/emotion', { api_key: KEY, text: 'so happy' }), 'no Origin')
 })
 
-t.test('errors are readable from a listed origin: 400, 401, 403, 404, 405, 406, 413, 415, 429', async (t) => {
+t.test('errors are readable from a listed origin: 400, 401, 403, 404, 405, 406, 413, 415, 429', async t => {
   const app = await build(t, { env: { ...CALM, CORS_ORIGINS: APP, TEXT_MAX_CHARS: '20' } })
   const quota = await build(t, { env: { ...CALM, CORS_ORIGINS: APP, QUOTA_TEXT_DAILY: '1' } })
   const rate = await build(t, { env: { ...CALM, CORS_ORIGINS: APP, RATE_LIMIT: '0.01' } })
@@ -122,9 +152,27 @@ t.test('errors are readable from a listed origin: 400, 401, 403, 404, 405, 406, 
     [403, () => post(quota, '/v4/sentiment', { api_key: KEY, text: 'over quota' }, APP)],
     [404, () => app.inject({ method: 'GET', url: '/v4/nothing', headers: { origin: APP } })],
     [405, () => app.inject({ method: 'GET', url: '/v4/sentiment', headers: { origin: APP } })],
-    [406, () => app.inject({ method: 'POST', url: '/v4/sentiment', headers: { 'content-type': 'application/json', origin: APP }, payload: { api_key: 7, text: 'x' } })],
+    [
+      406,
+      () =>
+        app.inject({
+          method: 'POST',
+          url: '/v4/sentiment',
+          headers: { 'content-type': 'application/json', origin: APP },
+          payload: { api_key: 7, text: 'x' }
+        })
+    ],
     [413, () => post(app, '/v4/sentiment', { api_key: KEY, text: 'far more than twenty characters' }, APP)],
-    [415, () => app.inject({ method: 'POST', url: '/v4/sentiment', headers: { 'content-type': 'text/csv', origin: APP }, payload: 'a,b' })],
+    [
+      415,
+      () =>
+        app.inject({
+          method: 'POST',
+          url: '/v4/sentiment',
+          headers: { 'content-type': 'text/csv', origin: APP },
+          payload: 'a,b'
+        })
+    ],
     [429, () => post(rate, '/v4/sentiment', { api_key: KEY, text: 'too soon' }, APP)]
   ]
   for (const [status, send] of cases) {
@@ -140,16 +188,18 @@ t.test('errors are readable from a listed origin: 400, 401, 403, 404, 405, 406, 
   t.equal(over.headers['x-quota-daily-remaining'], '0', 'X-Quota-Daily-Remaining on the 403')
 })
 
-t.test('a load-shed 503 is readable from a listed origin; a preflight is never shed', async (t) => {
+t.test('a load-shed 503 is readable from a listed origin; a preflight is never shed', async t => {
   const app = await build(t, { env: { CORS_ORIGINS: APP, MAX_EVENT_LOOP_DELAY_MS: '20' } })
   const send = () => post(app, '/v4/sentiment', { api_key: KEY, text: 'fine words' }, APP)
-  await new Promise((resolve) => setTimeout(resolve, 600))
+  await new Promise(resolve => setTimeout(resolve, 600))
   let res = await send()
   let pre = res
   for (let i = 0; i < 5 && res.statusCode !== 503; i++) {
     const until = Date.now() + 300
-    while (Date.now() < until) { /* block the event loop */ }
-    await new Promise((resolve) => setImmediate(resolve))
+    while (Date.now() < until) {
+      /* block the event loop */
+    }
+    await new Promise(resolve => setImmediate(resolve))
     res = await send()
     pre = await preflight(app, '/v4/sentiment', APP)
   }

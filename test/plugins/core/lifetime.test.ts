@@ -16,14 +16,19 @@ import { selfSignedCert } from '../../image-fixtures.js'
 registerLoader('fixture', poolFixtureLoader, POOL_FIXTURE)
 
 const until = async (ok: () => boolean, ms = 10_000) => {
-  for (const end = Date.now() + ms; !ok() && Date.now() < end;) await new Promise((resolve) => setTimeout(resolve, 20))
+  for (const end = Date.now() + ms; !ok() && Date.now() < end;) await new Promise(resolve => setTimeout(resolve, 20))
   return ok()
 }
 
 const outlasts = 'a batch past the deadline: 503 JSON with Retry-After, refunded, logged, its queued work dropped'
-t.test(outlasts, async (t) => {
+t.test(outlasts, async t => {
   const lines: string[] = []
-  const stream = new Writable({ write (chunk, _enc, cb) { lines.push(String(chunk)); cb() } })
+  const stream = new Writable({
+    write (chunk, _enc, cb) {
+      lines.push(String(chunk))
+      cb()
+    }
+  })
   const logger = { ...(serverOptions(loadConfig({})).logger as object), stream }
   const env = { TEXT_WORKERS: '1', REQUEST_TIMEOUT_MS: '500', QUOTA_TEXT_DAILY: '1000' }
   const app = await build(t, { env, logger })
@@ -45,33 +50,41 @@ t.test(outlasts, async (t) => {
   t.equal(pool.jobs, 2, 'the third chunk never reached a worker')
   const usage = await app.inject({ method: 'POST', url: '/usage', headers: FORM, payload: form({ api_key: KEY }) })
   t.equal(usage.json().text.daily.used, 0, 'the 600 texts were refunded')
-  const log = lines.map((l) => JSON.parse(l) as { reqId?: string, code?: string, msg?: string })
-  const named = log.some((l) => l.reqId === res.headers['x-request-id'] && l.code === 'SVC_DEADLINE_PASSED')
+  const log = lines.map(l => JSON.parse(l) as { reqId?: string; code?: string; msg?: string })
+  const named = log.some(l => l.reqId === res.headers['x-request-id'] && l.code === 'SVC_DEADLINE_PASSED')
   t.ok(named, 'the log names the request')
   const again = form({ api_key: KEY, text: 'fine again' })
   const after = await app.inject({ method: 'POST', url: '/v4/sentiment', headers: FORM, payload: again })
   t.equal(after.statusCode, 200, 'the next request is answered')
 })
 
-t.test('over a real socket the client gets its 503, not a closed connection', async (t) => {
+t.test('over a real socket the client gets its 503, not a closed connection', async t => {
   const app = await build(t, { env: { TEXT_WORKERS: '1', REQUEST_TIMEOUT_MS: '300' } })
   await app.listen({ port: 0, host: '127.0.0.1' })
   const { port } = app.server.address() as { port: number }
   const body = form({ api_key: KEY, text: JSON.stringify(Array.from({ length: 300 }, () => TICK)) })
   const res = await fetch(`http://127.0.0.1:${port}/v4/sentiment_batch`, { method: 'POST', headers: FORM, body })
   t.equal(res.status, 503)
-  t.equal((await res.json() as { code: number }).code, 503)
+  t.equal(((await res.json()) as { code: number }).code, 503)
 })
 
 const objects = { skip: hasRealModel('object_recognizer') ? false : 'model-store/object_recognizer missing' }
-t.test('a stalled image server: 503 at the deadline, refunded, and its connection is closed', objects, async (t) => {
+t.test('a stalled image server: 503 at the deadline, refunded, and its connection is closed', objects, async t => {
   const tls = selfSignedCert(tempDir(t))
   const sockets: Socket[] = []
   let closed = 0
-  const server = https.createServer({ key: tls.key, cert: tls.cert }, () => { /* never answers */ })
-  server.on('secureConnection', (s: Socket) => { sockets.push(s); s.on('close', () => closed++) })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  t.teardown(() => { for (const s of sockets) s.destroy(); server.close() })
+  const server = https.createServer({ key: tls.key, cert: tls.cert }, () => {
+    /* never answers */
+  })
+  server.on('secureConnection', (s: Socket) => {
+    sockets.push(s)
+    s.on('close', () => closed++)
+  })
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => {
+    for (const s of sockets) s.destroy()
+    server.close()
+  })
   const { port } = server.address() as { port: number }
   const env = {
     IMAGE_FETCH_ALLOW_HOSTS: '127.0.0.1',

@@ -3,20 +3,32 @@ import { build, buildWithRealModels, FORM, form, hasRealModel, KEY } from '../..
 
 const skip = hasRealModel('abuse') ? false : 'model-store/abuse not trained yet'
 
-t.test('shape: sentence_type and confidence_score; the batch is {abuse: [...]}', { skip }, async (t) => {
+t.test('shape: sentence_type and confidence_score; the batch is {abuse: [...]}', { skip }, async t => {
   const app = await buildWithRealModels(t, ['abuse'])
-  const res = await app.inject({ method: 'POST', url: '/v4/abuse', headers: FORM, payload: form({ api_key: KEY, text: 'have a nice day' }) })
+  const res = await app.inject({
+    method: 'POST',
+    url: '/v4/abuse',
+    headers: FORM,
+    payload: form({ api_key: KEY, text: 'have a nice day' })
+  })
   t.equal(res.statusCode, 200)
-  const one = res.json() as { sentence_type: string, confidence_score: number }
+  const one = res.json() as { sentence_type: string; confidence_score: number }
   t.same(Object.keys(one), ['sentence_type', 'confidence_score'])
   t.ok(['Abusive', 'Non Abusive'].includes(one.sentence_type))
   t.ok(one.confidence_score >= 0.5 && one.confidence_score <= 1)
-  const batch = (await app.inject({ method: 'POST', url: '/v4/abuse_batch', headers: FORM, payload: form({ api_key: KEY, text: JSON.stringify(['a', 'have a nice day']) }) })).json() as { abuse: unknown[] }
+  const batch = (
+    await app.inject({
+      method: 'POST',
+      url: '/v4/abuse_batch',
+      headers: FORM,
+      payload: form({ api_key: KEY, text: JSON.stringify(['a', 'have a nice day']) })
+    })
+  ).json() as { abuse: unknown[] }
   t.equal(batch.abuse.length, 2)
   t.same(batch.abuse[1], one)
 })
 
-t.test('the trained model on unmistakable examples', { skip }, async (t) => {
+t.test('the trained model on unmistakable examples', { skip }, async t => {
   const app = await buildWithRealModels(t, ['abuse'])
   const cases: Array<[string, string]> = [
     ['@user you are a fucking idiot and a disgusting piece of shit', 'Abusive'],
@@ -26,13 +38,16 @@ t.test('the trained model on unmistakable examples', { skip }, async (t) => {
     ['this update is garbage', 'Non Abusive'],
     ['@user you are an idiot', 'Abusive']
   ]
-  const res = (await app.inject({ method: 'POST', url: '/v4/abuse_batch', payload: { api_key: KEY, text: cases.map((c) => c[0]) } })).json() as { abuse: Array<{ sentence_type: string }> }
+  const res = (
+    await app.inject({ method: 'POST', url: '/v4/abuse_batch', payload: { api_key: KEY, text: cases.map(c => c[0]) } })
+  ).json() as { abuse: Array<{ sentence_type: string }> }
   cases.forEach(([text, want], i) => t.equal(res.abuse[i]!.sentence_type, want, text))
 })
 
-t.test('bad input', { skip }, async (t) => {
+t.test('bad input', { skip }, async t => {
   const app = await buildWithRealModels(t, ['abuse'])
-  const post = (url: string, body: Record<string, string>) => app.inject({ method: 'POST', url, headers: FORM, payload: form(body) })
+  const post = (url: string, body: Record<string, string>) =>
+    app.inject({ method: 'POST', url, headers: FORM, payload: form(body) })
   const missing = await post('/v4/abuse', { api_key: KEY })
   t.equal(missing.statusCode, 400)
   t.match(missing.json(), { code: 400, message: /text/ })
@@ -55,9 +70,14 @@ t.test('bad input', { skip }, async (t) => {
   t.equal(get.headers.allow, 'POST')
 })
 
-t.test('without the model: 503 naming it', async (t) => {
+t.test('without the model: 503 naming it', async t => {
   const app = await build(t)
-  const res = await app.inject({ method: 'POST', url: '/v4/abuse', headers: FORM, payload: form({ api_key: KEY, text: 'hello' }) })
+  const res = await app.inject({
+    method: 'POST',
+    url: '/v4/abuse',
+    headers: FORM,
+    payload: form({ api_key: KEY, text: 'hello' })
+  })
   t.equal(res.statusCode, 503)
   t.match(res.json(), { code: 503, message: /abuse/ })
 })

@@ -5,11 +5,12 @@ import { build, buildWithRealModels, FORM, form, hasRealModel, KEY, top } from '
 
 const skip = hasRealModel('target_sentiment') ? false : 'model-store/target_sentiment not trained yet'
 const TEXT = 'The food was absolutely delicious, but the service was slow and the waiter was rude.'
-type Answer = { sentiment: Record<string, number>, aspect: string, offsets: Array<{ start: number, end: number }> }
+type Answer = { sentiment: Record<string, number>; aspect: string; offsets: Array<{ start: number; end: number }> }
 
-t.test('both eras\' paths and field names; scores towards the aspect, with its offsets', { skip }, async (t) => {
+t.test("both eras' paths and field names; scores towards the aspect, with its offsets", { skip }, async t => {
   const app = await buildWithRealModels(t, ['target_sentiment'])
-  const post = (url: string, body: Record<string, string>) => app.inject({ method: 'POST', url, headers: FORM, payload: form({ api_key: KEY, ...body }) })
+  const post = (url: string, body: Record<string, string>) =>
+    app.inject({ method: 'POST', url, headers: FORM, payload: form({ api_key: KEY, ...body }) })
   const a = await post('/v4/target_sentiment', { text: TEXT, aspect: 'food' })
   t.equal(a.statusCode, 200, a.body)
   const food = a.json() as Answer
@@ -33,26 +34,49 @@ t.test('both eras\' paths and field names; scores towards the aspect, with its o
   }
 })
 
-t.test('a laptop review, a neutral mention, and the shared word vectors read beside the bag', { skip }, async (t) => {
+t.test('a laptop review, a neutral mention, and the shared word vectors read beside the bag', { skip }, async t => {
   const app = await buildWithRealModels(t, ['target_sentiment'])
-  const post = (text: string, aspect: string) => app.inject({ method: 'POST', url: '/v4/target_sentiment', headers: FORM, payload: form({ api_key: KEY, text, aspect }) })
+  const post = (text: string, aspect: string) =>
+    app.inject({
+      method: 'POST',
+      url: '/v4/target_sentiment',
+      headers: FORM,
+      payload: form({ api_key: KEY, text, aspect })
+    })
   const laptop = 'The battery life is dreadful but the screen is gorgeous.'
   t.equal(top(((await post(laptop, 'battery life')).json() as Answer).sentiment), 'negative')
   t.equal(top(((await post(laptop, 'screen')).json() as Answer).sentiment), 'positive')
-  t.equal(top(((await post('We ordered the pasta and a bottle of wine.', 'pasta')).json() as Answer).sentiment), 'neutral', 'a mention without an opinion')
-  const manifest = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', '..', 'model-store', 'target_sentiment', '1', 'manifest.json'), 'utf8')) as { inputs: Array<{ name: string }> }
-  t.same(manifest.inputs.map((i) => i.name), ['ids', 'weights', 'vectors'], 'the model reads the word-vector mean of the rewritten input')
+  t.equal(
+    top(((await post('We ordered the pasta and a bottle of wine.', 'pasta')).json() as Answer).sentiment),
+    'neutral',
+    'a mention without an opinion'
+  )
+  const manifest = JSON.parse(
+    readFileSync(
+      join(import.meta.dirname, '..', '..', '..', 'model-store', 'target_sentiment', '1', 'manifest.json'),
+      'utf8'
+    )
+  ) as { inputs: Array<{ name: string }> }
+  t.same(
+    manifest.inputs.map(i => i.name),
+    ['ids', 'weights', 'vectors'],
+    'the model reads the word-vector mean of the rewritten input'
+  )
 })
 
-t.test('bad input', { skip }, async (t) => {
+t.test('bad input', { skip }, async t => {
   const app = await buildWithRealModels(t, ['target_sentiment'])
-  const post = (url: string, body: Record<string, string>) => app.inject({ method: 'POST', url, headers: FORM, payload: form({ api_key: KEY, ...body }) })
+  const post = (url: string, body: Record<string, string>) =>
+    app.inject({ method: 'POST', url, headers: FORM, payload: form({ api_key: KEY, ...body }) })
   const absent = await post('/v4/target_sentiment', { text: TEXT, aspect: 'battery' })
   t.equal(absent.statusCode, 400)
   t.match(absent.json(), { code: 400, message: /"battery" does not occur in text/ })
   const part = await post('/v4/target_sentiment', { text: TEXT, aspect: 'foo' })
   t.equal(part.statusCode, 400, 'a part of a word is not the aspect')
-  const batchAbsent = await post('/v4/target_sentiment_batch', { text: JSON.stringify([TEXT, 'nothing here']), aspect: 'food' })
+  const batchAbsent = await post('/v4/target_sentiment_batch', {
+    text: JSON.stringify([TEXT, 'nothing here']),
+    aspect: 'food'
+  })
   t.equal(batchAbsent.statusCode, 400)
   t.match(batchAbsent.json(), { code: 400, message: /text\[1\]/ })
   const none = await post('/v4/target_sentiment', { text: TEXT })
@@ -72,9 +96,14 @@ t.test('bad input', { skip }, async (t) => {
   t.match(noText.json(), { code: 400, message: /text/ })
 })
 
-t.test('without the model: 503', async (t) => {
+t.test('without the model: 503', async t => {
   const app = await build(t)
-  const res = await app.inject({ method: 'POST', url: '/v4/target_sentiment', headers: FORM, payload: form({ api_key: KEY, text: TEXT, aspect: 'food' }) })
+  const res = await app.inject({
+    method: 'POST',
+    url: '/v4/target_sentiment',
+    headers: FORM,
+    payload: form({ api_key: KEY, text: TEXT, aspect: 'food' })
+  })
   t.equal(res.statusCode, 503)
   t.match(res.json(), { code: 503, message: /target_sentiment/ })
 })

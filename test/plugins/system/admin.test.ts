@@ -9,7 +9,7 @@ const TOKEN = 'sesame-sesame'
 const env = { ADMIN_TOKEN: TOKEN, MAX_EVENT_LOOP_DELAY_MS: '0' }
 const auth = { authorization: `Bearer ${TOKEN}` }
 
-t.test('bad plans are 400s that name the field; a good one is kept as asked, in JSON and in a form', async (t) => {
+t.test('bad plans are 400s that name the field; a good one is kept as asked, in JSON and in a form', async t => {
   const app = await build(t, { env })
   const create = (payload: unknown) =>
     app.inject({ method: 'POST', url: '/admin/keys', headers: auth, payload: payload as object })
@@ -50,7 +50,7 @@ t.test('bad plans are 400s that name the field; a good one is kept as asked, in 
   t.equal(patch.json().message, 'plan[textMonthly] must be an integer or null.')
 })
 
-t.test('the Bearer scheme in any case, or X-Admin-Token', async (t) => {
+t.test('the Bearer scheme in any case, or X-Admin-Token', async t => {
   const app = await build(t, { env })
   const list = async (headers: Record<string, string>) =>
     (await app.inject({ method: 'GET', url: '/admin/keys', headers })).statusCode
@@ -62,7 +62,7 @@ t.test('the Bearer scheme in any case, or X-Admin-Token', async (t) => {
 })
 
 const throttled = 'wrong tokens are throttled per address: 429 JSON with Retry-After, the right token too, others not'
-t.test(throttled, async (t) => {
+t.test(throttled, async t => {
   const app = await build(t, { env })
   const from = (remoteAddress: string, token: string) =>
     app.inject({ method: 'GET', url: '/admin/keys', remoteAddress, headers: { authorization: `Bearer ${token}` } })

@@ -11,7 +11,7 @@ import { Lru } from '../../../../lib/text/encoder/lru.js'
 const DIR = join(MODEL_STORE, 'text-encoder', '1')
 const dot = (a: Float32Array, b: Float32Array): number => a.reduce((s, x, i) => s + x * (b[i] as number), 0)
 
-t.test('the LRU cache forgets the entry used least recently', async (t) => {
+t.test('the LRU cache forgets the entry used least recently', async t => {
   const lru = new Lru<string, number>(2)
   lru.set('a', 1)
   lru.set('b', 2)
@@ -25,16 +25,23 @@ t.test('the LRU cache forgets the entry used least recently', async (t) => {
   t.equal(none.get('a'), undefined, 'a cache of size 0 keeps nothing')
 })
 
-t.test('mean pooling skips padding and gives unit vectors', async (t) => {
+t.test('mean pooling skips padding and gives unit vectors', async t => {
   // two texts of two token slots, three dimensions; the second text's second slot is padding
   const states = new Float32Array([1, 0, 0, 0, 1, 0, 0, 2, 0, 100, 100, 100])
   const batch = { ids: new BigInt64Array(4), mask: new BigInt64Array([1n, 1n, 1n, 0n]), rows: 2, width: 2 }
   const [a, b] = meanPool(states, batch, 3)
-  t.same(Array.from(a!).map((x) => x.toFixed(4)), ['0.7071', '0.7071', '0.0000'])
-  t.same(Array.from(b!).map((x) => x.toFixed(4)), ['0.0000', '1.0000', '0.0000'], 'the padded slot is left out')
+  t.same(
+    Array.from(a!).map(x => x.toFixed(4)),
+    ['0.7071', '0.7071', '0.0000']
+  )
+  t.same(
+    Array.from(b!).map(x => x.toFixed(4)),
+    ['0.0000', '1.0000', '0.0000'],
+    'the padded slot is left out'
+  )
 })
 
-t.test('the tokenizer: special tokens, a long text cut with its end token kept, padding', async (t) => {
+t.test('the tokenizer: special tokens, a long text cut with its end token kept, padding', async t => {
   const tok = await EncoderTokenizer.load(DIR, { maxTokens: 16, prefix: 'query: ' })
   const short = tok.ids('The food was cold.')
   t.equal(short[0], 0, '<s> first')
@@ -49,14 +56,24 @@ t.test('the tokenizer: special tokens, a long text cut with its end token kept, 
   t.equal(batch.mask[batch.width + 1], 1n)
 })
 
-t.test('passes of alike lengths: a long text is not padded into a pass of short ones', async (t) => {
+t.test('passes of alike lengths: a long text is not padded into a pass of short ones', async t => {
   t.same(lengthGroups([]), [])
   t.same(lengthGroups([12, 12, 12, 12]), [[0, 4]], 'equal lengths: one pass')
-  t.same(lengthGroups([10, 11, 12, 256]), [[0, 3], [3, 4]], 'the long text alone')
+  t.same(
+    lengthGroups([10, 11, 12, 256]),
+    [
+      [0, 3],
+      [3, 4]
+    ],
+    'the long text alone'
+  )
   const lengths = [3, 5, 8, 8, 9, 40, 41, 60, 200, 256, 256]
   const groups = lengthGroups(lengths)
-  t.same(groups.flatMap(([a, b]) => Array.from({ length: b - a }, (_, i) => a + i)), lengths.map((_, i) => i),
-    'every row once, in order')
+  t.same(
+    groups.flatMap(([a, b]) => Array.from({ length: b - a }, (_, i) => a + i)),
+    lengths.map((_, i) => i),
+    'every row once, in order'
+  )
   const tokens = (g: Array<[number, number]>) => g.reduce((s, [a, b]) => s + 32 + (b - a) * lengths[b - 1]!, 0)
   t.ok(tokens(groups) < tokens([[0, lengths.length]]), `${tokens(groups)} tokens against one pass's`)
 
@@ -69,7 +86,7 @@ t.test('passes of alike lengths: a long text is not padded into a pass of short 
   t.equal(enc.stats.passes - passes, 2, 'one pass for the short texts, one for the long one')
 })
 
-t.test('the encoder', async (t) => {
+t.test('the encoder', async t => {
   const enc = await loadEncoder(DIR, { threads: 2, maxBatch: 8, cacheSize: 100 })
   t.ok(enc instanceof TextEncoder)
   t.equal(await loadEncoder(DIR, { threads: 2, maxBatch: 8, cacheSize: 100 }), enc, 'loaded once per process')
@@ -83,7 +100,7 @@ t.test('the encoder', async (t) => {
 
   const passes = enc.stats.passes
   const texts = Array.from({ length: 20 }, (_, i) => `Concurrent request number ${i} about a parcel.`)
-  const got = await Promise.all(texts.map((x) => enc.embed([x])))
+  const got = await Promise.all(texts.map(x => enc.embed([x])))
   t.equal(got.length, 20)
   t.ok(enc.stats.passes - passes <= 3, `20 concurrent texts in ${enc.stats.passes - passes} passes of at most 8`)
 
@@ -98,7 +115,7 @@ t.test('the encoder', async (t) => {
   t.same(await enc.embed([]), [])
 })
 
-t.test('a text read word by word: the ids of the whole text, and where each word begins', async (t) => {
+t.test('a text read word by word: the ids of the whole text, and where each word begins', async t => {
   const tok = await EncoderTokenizer.load(DIR, { maxTokens: 64, prefix: 'query: ' })
   const texts = [
     ['Angela', 'Merkel', 'besuchte', 'Paris', '.'],
@@ -120,7 +137,7 @@ t.test('a text read word by word: the ids of the whole text, and where each word
   t.equal(long.ids.at(-1), 2, '</s> last')
 })
 
-t.test('word states: one row of the encoder per word, the same alone and in a batch', async (t) => {
+t.test('word states: one row of the encoder per word, the same alone and in a batch', async t => {
   const enc = await loadEncoder(DIR, { threads: 2, maxBatch: 8, cacheSize: 100 })
   const words = ['Angela', 'Merkel', 'besuchte', 'Paris', '.']
   const other = 'The committee met again on Tuesday to discuss the budget of the city'.split(' ')

@@ -8,11 +8,41 @@ import { buildWithRealModels, KEY } from '../../../helper.js'
 
 const close = (a: number[], b: number[]) => a.every((x, i) => Math.abs(x - (b[i] as number)) < 1e-9)
 
-t.test('pooling: a weighted geometric mean, renormalised, sharpened by a temperature under 1', async (t) => {
-  t.ok(close(pool([[0.2, 0.8], [0.2, 0.8]], [0.5, 0.5]), [0.2, 0.8]), 'two members that agree')
-  const mean = pool([[0.9, 0.1], [0.1, 0.9]], [0.5, 0.5])
+t.test('pooling: a weighted geometric mean, renormalised, sharpened by a temperature under 1', async t => {
+  t.ok(
+    close(
+      pool(
+        [
+          [0.2, 0.8],
+          [0.2, 0.8]
+        ],
+        [0.5, 0.5]
+      ),
+      [0.2, 0.8]
+    ),
+    'two members that agree'
+  )
+  const mean = pool(
+    [
+      [0.9, 0.1],
+      [0.1, 0.9]
+    ],
+    [0.5, 0.5]
+  )
   t.ok(close(mean, [0.5, 0.5]), 'two that disagree alike cancel')
-  t.ok(close(pool([[0.9, 0.1], [0.1, 0.9]], [1, 0]), [0.9, 0.1]), 'weight 1 is that member')
+  t.ok(
+    close(
+      pool(
+        [
+          [0.9, 0.1],
+          [0.1, 0.9]
+        ],
+        [1, 0]
+      ),
+      [0.9, 0.1]
+    ),
+    'weight 1 is that member'
+  )
   const sharp = pool([[0.3, 0.7]], [1], 0.5)
   t.ok(sharp[1]! > 0.7 && Math.abs(sharp[0]! + sharp[1]! - 1) < 1e-12, 'T 0.5 sharpens')
 })
@@ -23,24 +53,30 @@ const member = (labels: string[], rows: number[]): LoadedModel<string, number[]>
   dispose () {}
 })
 
-t.test('the loader reads members by name and in its own label order', async (t) => {
+t.test('the loader reads members by name and in its own label order', async t => {
   const manifest = {
     name: 'b',
     labels: ['neg', 'pos'],
-    blend: { op: 'x', members: [{ model: 'a', weight: 0.5 }, { model: 'c', weight: 0.5 }] }
+    blend: {
+      op: 'x',
+      members: [
+        { model: 'a', weight: 0.5 },
+        { model: 'c', weight: 0.5 }
+      ]
+    }
   } as unknown as ModelManifest
   const models: Record<string, LoadedModel<string, number[]>> = {
     a: member(['neg', 'pos'], [0.2, 0.8]),
     c: member(['pos', 'neg'], [0.8, 0.2])
   }
-  const blend = await loadBlend('', manifest, undefined, { imageMaxPixels: 0, model: (n) => models[n] })
+  const blend = await loadBlend('', manifest, undefined, { imageMaxPixels: 0, model: n => models[n] })
   const [scores] = await blend.predict(['a text'])
-  t.ok(close(scores!, [0.2, 0.8]), 'c\'s labels were reordered')
+  t.ok(close(scores!, [0.2, 0.8]), "c's labels were reordered")
   const none = loadBlend('', manifest, undefined, { imageMaxPixels: 0, model: () => undefined })
   await t.rejects(none, /member a is not loaded/)
 })
 
-t.test('/v4/sentiment answers English from the blend of the CNN and the encoder head', async (t) => {
+t.test('/v4/sentiment answers English from the blend of the CNN and the encoder head', async t => {
   const app = await buildWithRealModels(t, ['sentiment', 'sentiment-multilingual', 'text-encoder', 'sentiment-blend'])
   const text = 'Not bad at all, I would buy it again.'
   const ask = (text: string, lang: string) =>
@@ -48,19 +84,22 @@ t.test('/v4/sentiment answers English from the blend of the CNN and the encoder 
   const res = await ask(text, 'en')
   t.equal(res.statusCode, 200)
   const got = (res.json() as { sentiment: Record<string, number> }).sentiment
-  const [cnn] = await app.models.get('sentiment')!.predict([text]) as number[][]
-  const [head] = await app.models.get('sentiment-multilingual')!.predict([text]) as number[][]
+  const [cnn] = (await app.models.get('sentiment')!.predict([text])) as number[][]
+  const [head] = (await app.models.get('sentiment-multilingual')!.predict([text])) as number[][]
   const blend = app.models.get('sentiment-blend')!
   const temperature = (blend.manifest as unknown as { blend: { temperature: number } }).blend.temperature
   const want = pool([cnn!, head!], [0.5, 0.5], temperature)
   const labels = ['negative', 'neutral', 'positive']
-  t.ok(labels.every((l, i) => Math.abs((got[l] as number) - (want[i] as number)) < 1e-6), `${JSON.stringify(got)}`)
+  t.ok(
+    labels.every((l, i) => Math.abs((got[l] as number) - (want[i] as number)) < 1e-6),
+    `${JSON.stringify(got)}`
+  )
   t.ok(Math.abs((got.positive as number) - (cnn![2] as number)) > 1e-6, 'not the CNN alone')
   const de = await ask('Das Essen war kalt.', 'de')
   t.equal(de.statusCode, 200, 'other languages still go to the head')
 })
 
-t.test('MODELS_OFF=sentiment-blend: English from the CNN alone', async (t) => {
+t.test('MODELS_OFF=sentiment-blend: English from the CNN alone', async t => {
   const names = ['sentiment', 'sentiment-multilingual', 'text-encoder', 'sentiment-blend']
   const app = await buildWithRealModels(t, names, { env: { MODELS_OFF: 'sentiment-blend' } })
   t.equal(app.models.get('sentiment-blend'), undefined, 'not loaded')
@@ -68,6 +107,6 @@ t.test('MODELS_OFF=sentiment-blend: English from the CNN alone', async (t) => {
   const payload = { api_key: KEY, text, lang_code: 'en' }
   const res = await app.inject({ method: 'POST', url: '/v4/sentiment', payload })
   const got = res.json() as { sentiment: Record<string, number> }
-  const [cnn] = await app.models.get('sentiment')!.predict([text]) as number[][]
+  const [cnn] = (await app.models.get('sentiment')!.predict([text])) as number[][]
   t.same([got.sentiment.negative, got.sentiment.neutral, got.sentiment.positive], cnn)
 })

@@ -10,26 +10,32 @@ import { scanStore } from '../../../../lib/registry.js'
 import { MODEL_STORE } from '../../../helper.js'
 
 async function trained () {
-  const info = (await scanStore(MODEL_STORE)).find((i) => i.name === 'ner-multilingual')!
+  const info = (await scanStore(MODEL_STORE)).find(i => i.name === 'ner-multilingual')!
   return { info, model: await loadEncoderNer(info.dir, info.manifest, null, { imageMaxPixels: 0 }) }
 }
-const brief = (es: Entity[]) => es.map((e) => [e.name, e.category])
+const brief = (es: Entity[]) => es.map(e => [e.name, e.category])
 const fr = (text: string): NerInput => ({ text, lang: 'fr' })
 
-t.test('French: people and places of a plain sentence', async (t) => {
+t.test('French: people and places of a plain sentence', async t => {
   const { info, model } = await trained()
   t.equal(info.manifest.kind, 'encoder-ner')
   t.ok(info.manifest.languages.includes('fr'))
   const sums = (info.manifest as { checksums?: Record<string, string> }).checksums
-  const sha = createHash('sha256').update(readFileSync(join(info.dir, 'head.onnx'))).digest('hex')
+  const sha = createHash('sha256')
+    .update(readFileSync(join(info.dir, 'head.onnx')))
+    .digest('hex')
   t.equal(sha, sums?.['head.onnx'], 'head.onnx is the file the manifest names')
   const texts = ['Emmanuel Macron a rencontré Angela Merkel à Berlin.', 'Il fait beau.']
   const [one, none] = await model.predict(texts.map(fr))
-  t.same(brief(one!), [['Emmanuel Macron', 'name'], ['Angela Merkel', 'name'], ['Berlin', 'place']])
+  t.same(brief(one!), [
+    ['Emmanuel Macron', 'name'],
+    ['Angela Merkel', 'name'],
+    ['Berlin', 'place']
+  ])
   t.same(none, [])
 })
 
-t.test('offsets index the caller\'s text through emoji, CRLF and combining marks', async (t) => {
+t.test("offsets index the caller's text through emoji, CRLF and combining marks", async t => {
   const { model } = await trained()
   const texts = [
     'Zoë 👍🏽 a écrit :\r\n\r\nEmmanuel Macron est allé à Marseille 😀.',
@@ -51,22 +57,28 @@ t.test('offsets index the caller\'s text through emoji, CRLF and combining marks
   t.ok(found >= 3, `${found} entities`)
 })
 
-t.test('a sentence longer than the encoder reads is read in parts, to its end', async (t) => {
+t.test('a sentence longer than the encoder reads is read in parts, to its end', async t => {
   const { model } = await trained()
   const unit = 'puis Emmanuel Macron est allé à Marseille, '
   const text = unit.repeat(60) + 'et enfin à Bordeaux.'
   const [es] = await model.predict([fr(text)])
   t.ok(es!.length > 60, `${es!.length} entities`)
-  t.ok(es!.some((e) => e.name === 'Bordeaux' && e.start === text.indexOf('Bordeaux')), 'the last place is found')
+  t.ok(
+    es!.some(e => e.name === 'Bordeaux' && e.start === text.indexOf('Bordeaux')),
+    'the last place is found'
+  )
   for (const e of es!) t.equal(text.slice(e.start, e.end), e.name)
 })
 
-t.test('a batch answers as its texts alone, in order', async (t) => {
+t.test('a batch answers as its texts alone, in order', async t => {
   const { model } = await trained()
   const texts = ['Jean Dupont habite à Lyon.', '', 'Il pleut.', 'La SNCF a annoncé une grève à Lille.']
   const batch = await model.predict(texts.map(fr))
   const alone = []
   for (const text of texts) alone.push((await model.predict([fr(text)]))[0])
-  t.same(batch.map(brief), alone.map((es) => brief(es!)))
+  t.same(
+    batch.map(brief),
+    alone.map(es => brief(es!))
+  )
   t.same(batch[1], [])
 })

@@ -7,7 +7,7 @@ import { csvFields, spearman } from '../../../../training/similarity-data.js'
 import { scanStore } from '../../../../lib/registry.js'
 import { MODEL_STORE } from '../../../helper.js'
 
-t.test('the map is linear between knots and flat beyond them', async (t) => {
+t.test('the map is linear between knots and flat beyond them', async t => {
   const map = { cos: [0.5, 0.7, 0.9], score: [0, 0.2, 1] }
   t.equal(mapped(map, 0.1), 0)
   t.ok(Math.abs(mapped(map, 0.6) - 0.1) < 1e-12)
@@ -15,19 +15,28 @@ t.test('the map is linear between knots and flat beyond them', async (t) => {
   t.equal(mapped(map, 0.99), 1)
 })
 
-t.test('isotonic regression is non-decreasing and pools the violators', async (t) => {
+t.test('isotonic regression is non-decreasing and pools the violators', async t => {
   const fit = isotonic([0.1, 0.2, 0.3, 0.4], [0.0, 0.5, 0.3, 0.9])
-  t.same(fit.score.map((v) => v.toFixed(2)), ['0.00', '0.40', '0.90'])
-  t.same(fit.cos.map((v) => v.toFixed(2)), ['0.10', '0.25', '0.40'])
+  t.same(
+    fit.score.map(v => v.toFixed(2)),
+    ['0.00', '0.40', '0.90']
+  )
+  t.same(
+    fit.cos.map(v => v.toFixed(2)),
+    ['0.10', '0.25', '0.40']
+  )
   const xs = Array.from({ length: 200 }, (_, i) => i / 200)
-  const noisy = isotonic(xs, xs.map((x, i) => x + (i % 2 === 0 ? 0.1 : -0.1)))
+  const noisy = isotonic(
+    xs,
+    xs.map((x, i) => x + (i % 2 === 0 ? 0.1 : -0.1))
+  )
   for (let i = 1; i < noisy.score.length; i++) t.ok(noisy.score[i]! > noisy.score[i - 1]!, `knot ${i} rises`)
   const kept = thin(noisy, xs, 8)
   t.ok(kept.cos.length <= 8)
   for (let i = 1; i < kept.score.length; i++) t.ok(kept.score[i]! >= kept.score[i - 1]!)
 })
 
-t.test('CSV fields with quotes and commas; Spearman with ties', async (t) => {
+t.test('CSV fields with quotes and commas; Spearman with ties', async t => {
   t.same(csvFields('A plane.,"A man, and ""him"".",5.0'), ['A plane.', 'A man, and "him".', '5.0'])
   t.equal(spearman([1, 2, 3, 4], [10, 20, 30, 40]), 1)
   t.equal(spearman([1, 2, 3, 4], [4, 3, 2, 1]), -1)
@@ -35,11 +44,11 @@ t.test('CSV fields with quotes and commas; Spearman with ties', async (t) => {
 })
 
 async function trained () {
-  const info = (await scanStore(MODEL_STORE)).find((i) => i.name === 'similarity')!
+  const info = (await scanStore(MODEL_STORE)).find(i => i.name === 'similarity')!
   return { info, model: await loadEncoderSimilarity(info.dir, info.manifest, null, { imageMaxPixels: 0 }) }
 }
 
-t.test('the trained model through its loader: in [0, 1], long texts bounded, a repeated pair the same', async (t) => {
+t.test('the trained model through its loader: in [0, 1], long texts bounded, a repeated pair the same', async t => {
   const { info, model } = await trained()
   t.equal(info.manifest.kind, 'encoder-similarity')
   t.same(info.manifest.languages, ['en', 'de', 'es', 'nl'])
@@ -51,14 +60,14 @@ t.test('the trained model through its loader: in [0, 1], long texts bounded, a r
   ]
   const batch = await model.predict(pairs)
   t.equal(batch.length, pairs.length)
-  t.ok(batch.every((s) => s >= 0 && s <= 1))
+  t.ok(batch.every(s => s >= 0 && s <= 1))
   t.ok(batch[0]! > batch[1]! + 0.3, `paraphrase ${batch[0]} vs unrelated ${batch[1]}`)
   t.ok(batch[3]! > 0.9, `identical texts ${batch[3]}`)
   // the encoder's cache gives a recent text the vector it had in the batch
   for (const [i, p] of pairs.entries()) t.same(await model.predict([p]), [batch[i]], `pair ${i} again`)
 })
 
-t.test('the trained model: a paraphrase well above an unrelated pair, love/hate below a paraphrase', async (t) => {
+t.test('the trained model: a paraphrase well above an unrelated pair, love/hate below a paraphrase', async t => {
   const { model } = await trained()
   const [para, other, same, opposite] = await model.predict([
     { a: 'A cat is sitting on the mat.', b: 'A kitten sits on a rug.' },
