@@ -14,7 +14,7 @@ COPY plugins ./plugins
 COPY schemas ./schemas
 COPY dashboard ./dashboard
 COPY model-store ./model-store
-# /data for the store; the cache folder for the text workers' code, bundled at start-up (lib/worker-build.ts)
+# /data for the store; the cache folder for the text workers' code, bundled at start-up (lib/runtime/worker-build.ts)
 RUN mkdir -p /data node_modules/.cache/open-text-image-api && chown node:node /data node_modules/.cache/open-text-image-api
 USER node
 # glibc's mmap threshold pinned: less fragmentation from the start-up's weight buffers (lib/config.ts ALLOCATOR_ENV)

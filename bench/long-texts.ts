@@ -1,12 +1,12 @@
 // node --import tsx bench/long-texts.ts: what sentiment's reading of a long text in parts costs
-// (lib/text/text-parts.ts; docs/performance.md). One model, one thread, one text at a time: the time a
+// (lib/text/cnn/parts.ts; docs/performance.md). One model, one thread, one text at a time: the time a
 // text takes read in parts (the served model) and read whole (the same weights without `parts`), for
 // short texts, long texts made of the project's everyday sentences, and the worst case found: every
 // word a rare token (random three-letter words), whose convolution parts are computed afresh.
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { loadCnnClassifier, type CnnConfig } from '../lib/text/cnn-classifier.js'
+import { loadCnnClassifier, type CnnConfig } from '../lib/text/cnn/classifier.js'
 import type { ModelManifest } from '../schemas/model-manifest.js'
 
 const STORE = join(import.meta.dirname, '..', 'model-store')

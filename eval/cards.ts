@@ -3,7 +3,7 @@
 // the cards and the models cannot drift apart.
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { scanStore } from '../lib/registry.js'
+import { scanStore } from '../lib/serving/registry.js'
 import type { InputCalibration } from '../lib/text/calibration.js'
 import { classifierLoader } from '../lib/text/classifier-kinds.js'
 
@@ -97,7 +97,7 @@ await writeFile(
     '[languages](../languages.md). Each model has a card with its data, licences and every figure:',
     ENGLISH.map(n => `[${n}](${n}.md)`).join(', ') + '.',
     '',
-    '`npm run train -- <model>` retrains one (fixed seeds; training/abuse_encoder.py on PyTorch, CPU). On the',
+    '`npm run train -- <model>` retrains one (fixed seeds; training/trainers/text_cnn.py on PyTorch, CPU). On the',
     'machine that trained it, the same command gives the same bytes; on another CPU the arithmetic differs in',
     'its last bits and so do the weights: retrained on an Intel host, the AMD-trained sarcasm, abuse and new_intent',
     "models' probe probabilities moved by up to 0.011, and tweeteval-irony F1 before the calibration by input read",
@@ -118,7 +118,7 @@ await writeFile(
     'words with a word vector - centre) (+ g log(parts) for a model that reads a long text in parts: sentiment)',
     "and a bias per label on the model's served scores, on the calibration half",
     'of every validation set of the model (each set weighing alike); the parameters go in the manifest',
-    "(calibration.byInput) and lib/text/classifier.ts applies them to each text's scores, the same alone or in",
+    "(calibration.byInput) and lib/text/bag/classifier.ts applies them to each text's scores, the same alone or in",
     "a batch. Taxonomy (independent scores) fits the loss of each text's top label and a shift of every tag",
     'by length instead of a bias per tag, so its ranking, and its top-1 accuracy, never change. Every fitted b is',
     'negative: longer texts get a lower temperature (sharper scores). The figures below are on the other halves;',
@@ -147,7 +147,7 @@ await writeFile(
     'The multilingual sentiment model (docs/models/sentiment-multilingual.md, not in the table below) is a head',
     'over the text encoder since 2026-12-01, with one temperature for its languages in head.json and, since',
     '2026-12-02, one more for each language whose own fitted temperature is 1.5x or more from 1',
-    '(training/calibrate-language.ts, applied by lib/http/lang-route.ts forLanguage on every path): Hindi 26.7',
+    '(training/calibration/language.ts, applied by lib/http/lang-route.ts forLanguage on every path): Hindi 26.7',
     '(ECE 0.248 -> 0.001: near chance, its scores are now near a third each) and Dutch 1.92 (0.151 -> 0.070).',
     'The six others fitted 0.71-1.11 and keep the shared one. Pooled ECE over the eight validation sets 0.019.',
     'The same fit for emotion-multilingual gained nothing, so it has none.',

@@ -5,8 +5,8 @@
 // categories, and the parts of AG News and HuffPost outside the 1-in-5 hash part.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { csvFields, isHeldOut, lines, need } from '../training/data.js'
-import { loadWordVectors, type WordVectors } from '../lib/text/word-vectors.js'
+import { csvFields, isHeldOut, lines, need } from '../training/readers/data.js'
+import { loadWordVectors, type WordVectors } from '../lib/text/words/vectors.js'
 import { zeroShot, type ZeroShotLabel, type ZeroShotSettings } from '../lib/text/zero-shot.js'
 
 // (ZS_* variables: experiments with other settings than the manifest's, e.g. ZS_NEIGHBOURS=0)
@@ -66,7 +66,7 @@ async function setup (): Promise<{ v: WordVectors; settings: ZeroShotSettings }>
   return { v, settings }
 }
 
-/** the AG News 20k train subset (training/data.ts agNews reads a part of the test split, never used here) */
+/** the AG News 20k train subset (training/readers/data.ts agNews reads a part of the test split, never used here) */
 function agNews (): Rows {
   return lines('taxonomy/ag-news/train_subset20k.csv')
     .slice(1)

@@ -3,12 +3,12 @@
 // published baselines; writes the table to eval/results.md as well.
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { getTf } from '../lib/tf.js'
-import { scanStore, type ModelInfo } from '../lib/registry.js'
-import type { TF } from '../lib/tf.js'
+import { getTf } from '../lib/runtime/tf.js'
+import { scanStore, type ModelInfo } from '../lib/serving/registry.js'
+import type { TF } from '../lib/runtime/tf.js'
 import { classifierLoader } from '../lib/text/classifier-kinds.js'
-import { OPS } from '../training/ops.js'
-import { argmax, confusion } from '../training/metrics.js'
+import { OPS } from '../training/specs/ops.js'
+import { argmax, confusion } from '../training/trainers/metrics.js'
 import {
   beforeByInput,
   calibrationRow,
@@ -20,7 +20,7 @@ import {
 import { evaluateImages, type EvalRow } from './images.js'
 import { evaluate as evaluateNewOp, NEW_OPS } from './newops.js'
 import { everydayMarkdown, isEveryday, type Answer } from './everyday.js'
-import { everyday } from '../training/mix.js'
+import { everyday } from '../training/trainers/mix.js'
 import { languageData } from '../training/heads/languages.js'
 import { blendOf } from '../lib/text/heads/blend.js'
 

@@ -5,7 +5,7 @@
 // table shows where on it a model goes wrong, so that a user can see how it reads texts like theirs.
 // The answers are those eval.ts already has: each model's everyday validation sets (training/ops-*.ts,
 // those whose name starts with 'everyday '), with their labels as the specs give them.
-import type { Everyday } from '../training/mix.js'
+import type { Everyday } from '../training/trainers/mix.js'
 
 /** Whether a validation set is one of the everyday texts (its rows are texts of eval/data/everyday.jsonl). */
 export const isEveryday = (setName: string) => setName.startsWith('everyday ')

@@ -1,11 +1,11 @@
 // The encoder's keyphrases (kind encoder-keyphrases) on the Spanish termex documents, through its
 // serving loader, beside the stopword ranker whose candidates it ranks: F1@10, P@10, R@10 by exact match.
-import type { ModelInfo } from '../lib/registry.js'
-import type { LoadedModel } from '../lib/models.js'
-import type { Keyword, KeywordInput } from '../lib/text/keywords.js'
+import type { ModelInfo } from '../lib/serving/registry.js'
+import type { LoadedModel } from '../lib/serving/models.js'
+import type { Keyword, KeywordInput } from '../lib/text/keywords/ranker.js'
 import { loadEncoderKeyphrases } from '../lib/text/heads/keyphrases.js'
-import { average, scoreDoc } from '../training/keywords-data.js'
-import { phraseNorm, TERMEX, termexDocs } from '../training/keywords-pos.js'
+import { average, scoreDoc } from '../training/readers/keywords.js'
+import { phraseNorm, TERMEX, termexDocs } from '../training/trainers/keywords-pos.js'
 import type { EvalRow } from './images.js'
 
 const STOPWORD_ALONE = 'stopword ranker alone 0.216; target 0.28'

@@ -1,14 +1,14 @@
 // Keyphrase evaluation (called by npm run eval): F1@10, P@10 and R@10 on the Inspec validation
-// abstracts, scoring the served model through its loader (lib/text/keywords.ts) by Porter2 stem
+// abstracts, scoring the served model through its loader (lib/text/keywords/ranker.ts) by Porter2 stem
 // keys, beside two baselines of our own on the same candidates and split: TF-IDF and PositionRank,
 // and the untrained stopword ranker that serves es, nl and de, run on the same abstracts in English.
-import type { ModelInfo } from '../lib/registry.js'
-import type { TF } from '../lib/tf.js'
-import { loadKeywords, type Keyword, type KeywordInput } from '../lib/text/keywords.js'
-import type { Analysed } from '../lib/text/keywords-candidates.js'
-import { phraseKey } from '../lib/text/keywords-tokens.js'
-import { STOPWORD_LANGUAGES, stopwordKeyphrases } from '../lib/text/keywords-stopwords.js'
-import type { LoadedModel } from '../lib/models.js'
+import type { ModelInfo } from '../lib/serving/registry.js'
+import type { TF } from '../lib/runtime/tf.js'
+import { loadKeywords, type Keyword, type KeywordInput } from '../lib/text/keywords/ranker.js'
+import type { Analysed } from '../lib/text/keywords/candidates.js'
+import { phraseKey } from '../lib/text/keywords/tokens.js'
+import { STOPWORD_LANGUAGES, stopwordKeyphrases } from '../lib/text/keywords/stopwords.js'
+import type { LoadedModel } from '../lib/serving/models.js'
 import {
   average,
   keyphraseDocs,
@@ -18,11 +18,11 @@ import {
   tfidfRanker,
   type KeyDoc,
   type Scores
-} from '../training/keywords-data.js'
+} from '../training/readers/keywords.js'
 import type { EvalRow } from './images.js'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { TERMEX, termexF1 } from '../training/keywords-pos.js'
+import { TERMEX, termexF1 } from '../training/trainers/keywords-pos.js'
 
 export async function evaluate (info: ModelInfo, tf: TF, log: (s: string) => void): Promise<EvalRow[]> {
   const model = (await loadKeywords(info.dir, info.manifest, tf, { imageMaxPixels: 0 })) as LoadedModel<

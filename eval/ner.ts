@@ -1,15 +1,15 @@
 // NER evaluation through the serving loader: each validation sentence is rebuilt as text (tokens
-// joined by spaces), tagged by lib/text/ner.ts exactly as the service would (its own tokeniser,
+// joined by spaces), tagged by lib/text/ner/tagger.ts exactly as the service would (its own tokeniser,
 // character offsets), and scored by exact character-span + category F1 over name/group/place.
 // Tokenisation differences between the corpus and the service therefore count as errors.
 // A language whose model trained on its own validation file (German: GermEval dev, the only gold
 // German data here) is not scored on it: its row is the 5-fold cross-validated figure that
-// training/ner.ts measured and wrote into the manifest, labelled as such.
-import type { ModelInfo } from '../lib/registry.js'
-import type { TF } from '../lib/tf.js'
-import { loadNer, type Entity, type NerInput } from '../lib/text/ner.js'
-import { CATEGORY, TYPES, typeOf, isBegin } from '../lib/text/ner-labels.js'
-import type { LoadedModel } from '../lib/models.js'
+// training/recipes/ner.ts measured and wrote into the manifest, labelled as such.
+import type { ModelInfo } from '../lib/serving/registry.js'
+import type { TF } from '../lib/runtime/tf.js'
+import { loadNer, type Entity, type NerInput } from '../lib/text/ner/tagger.js'
+import { CATEGORY, TYPES, typeOf, isBegin } from '../lib/text/ner/labels.js'
+import type { LoadedModel } from '../lib/serving/models.js'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { loadEncoderNer } from '../lib/text/heads/ner.js'
@@ -21,7 +21,7 @@ import {
   joinWords,
   wnut17,
   type Sentence
-} from '../training/ner-data.js'
+} from '../training/readers/ner.js'
 import type { EvalRow } from './images.js'
 
 const VALIDATION: Record<string, { dataset: string; path: string; file: string; read: () => Sentence[] }> = {

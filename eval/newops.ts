@@ -2,16 +2,16 @@
 // (npm run eval, or npm run eval -- <op>): each through its serving code, on validation data only.
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import type { ModelInfo } from '../lib/registry.js'
-import type { TF } from '../lib/tf.js'
+import type { ModelInfo } from '../lib/serving/registry.js'
+import type { TF } from '../lib/runtime/tf.js'
 import { loaderOfClassifier } from '../lib/text/classifier-kinds.js'
-import { nounPhrases } from '../lib/text/phrases.js'
-import { phraseKey } from '../lib/text/keywords-tokens.js'
+import { nounPhrases } from '../lib/text/keywords/phrases.js'
+import { phraseKey } from '../lib/text/keywords/tokens.js'
 import { decodeImage } from '../lib/image/decode.js'
 import { classifyNsfw } from '../lib/image/nsfw.js'
-import { DATASETS, isHeldOut, lines } from '../training/data.js'
-import { argmax, confusion } from '../training/metrics.js'
-import type { TextModelSpec } from '../training/text-model.js'
+import { DATASETS, isHeldOut, lines } from '../training/readers/data.js'
+import { argmax, confusion } from '../training/trainers/metrics.js'
+import type { TextModelSpec } from '../training/trainers/text-model.js'
 import type { EvalRow } from './images.js'
 import { zeroShotAccuracy } from './custom_classifier.js'
 import {
@@ -125,9 +125,9 @@ export async function evaluate (info: ModelInfo, tf: TF, log: (s: string) => voi
   log(`${info.name}: evaluating`)
   switch (info.name) {
     case 'abuse':
-      return classifier(info, tf, (await import('../training/abuse-spec.js')).ABUSE)
+      return classifier(info, tf, (await import('../training/specs/abuse.js')).ABUSE)
     case 'target_sentiment':
-      return classifier(info, tf, (await import('../training/target_sentiment.js')).TARGET_SENTIMENT)
+      return classifier(info, tf, (await import('../training/recipes/target_sentiment.js')).TARGET_SENTIMENT)
     case 'phrase_extractor':
       return phrases(info)
     case 'nsfw':

@@ -1,10 +1,10 @@
 // Similarity evaluation: Spearman's rho between predictions and STS scores on the dev split of
 // stsb-multi-mt for each language, through the serving loader, with the peers' figures as baselines
 // (the feature model of similarity v1 read 0.811 en, 0.808 de, 0.809 es, 0.809 nl).
-import type { ModelInfo } from '../lib/registry.js'
-import type { TF } from '../lib/tf.js'
+import type { ModelInfo } from '../lib/serving/registry.js'
+import type { TF } from '../lib/runtime/tf.js'
 import { loadEncoderSimilarity } from '../lib/text/heads/similarity.js'
-import { spearman, stsPairs } from '../training/similarity-data.js'
+import { spearman, stsPairs } from '../training/readers/similarity.js'
 import type { EvalRow } from './images.js'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'

@@ -6,8 +6,8 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { cpus } from 'node:os'
 import { join } from 'node:path'
-import { getTf } from '../lib/tf.js'
-import { scanStore } from '../lib/registry.js'
+import { getTf } from '../lib/runtime/tf.js'
+import { scanStore } from '../lib/serving/registry.js'
 import { classifierLoader } from '../lib/text/classifier-kinds.js'
 
 const root = join(import.meta.dirname, '..')

@@ -34,7 +34,7 @@ function optRate (env: Env, name: string): number | null {
   if (!(n > 0)) throw new Error(`${name} must be a positive number of requests per second, got "${v}"`)
   return n
 }
-/** HTTP processes as lib/cluster.ts concurrency counts them (checked there): WEB_CONCURRENCY, or half the cores. */
+/** HTTP processes as lib/runtime/cluster.ts concurrency counts them (checked there): WEB_CONCURRENCY, or half the cores. */
 function processesOf (env: Env): number {
   const n = Number(env.WEB_CONCURRENCY)
   return Number.isInteger(n) && n >= 1 ? n : Math.max(1, Math.floor(cpuBudget() / 2))

@@ -9,7 +9,7 @@ import { createServer } from 'node:net'
 import app from '../app.js'
 import { serverOptions } from '../options.js'
 import { loadConfig } from '../lib/config.js'
-import { registerLoader } from '../lib/registry.js'
+import { registerLoader } from '../lib/serving/registry.js'
 import { fixtureLoader } from './fixtures/loader.js'
 import type { Config } from '../schemas/env.js'
 

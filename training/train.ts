@@ -1,17 +1,17 @@
 // npm run train -- <model>: reproduces model-store/<model>/1 from ../shared/datasets (fixed seeds) by
-// the model's own script, training/<model>.ts. The English classifiers of training/ops.ts (sentiment,
+// the model's own script, training/<model>.ts. The English classifiers of training/specs/ops.ts (sentiment,
 // emotion, sarcasm, intent, new_intent, taxonomy) are word-order models (kind text-cnn) trained by
-// training/text-cnn.ts: a temperature fitted on half of the validation rows, leave-one-domain-out
+// training/trainers/text-cnn.ts: a temperature fitted on half of the validation rows, leave-one-domain-out
 // runs unless TRAIN_LODO=0, then, unless TRAIN_CALIBRATE=0, the calibration by input
-// (training/calibrate.ts; alone: npm run train -- calibrate <model>). The multilingual models get a
-// temperature per language instead (training/calibrate-language.ts, also by calibrate <model>).
+// (training/calibration/calibrate.ts; alone: npm run train -- calibrate <model>). The multilingual models get a
+// temperature per language instead (training/calibration/language.ts, also by calibrate <model>).
 // similarity and sentiment-multilingual read the text encoder (model-store/text-encoder): their
 // trainers are training/heads/similarity.ts and training/heads/train.ts, and each writes a new
 // version folder.
 import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
-import { calibrate, CALIBRATED } from './calibrate.js'
-import { calibrateLanguages, LANGUAGE_CALIBRATED } from './calibrate-language.js'
+import { calibrate, CALIBRATED } from './calibration/calibrate.js'
+import { calibrateLanguages, LANGUAGE_CALIBRATED } from './calibration/language.js'
 import { latest, STORE } from './heads/embed.js'
 
 const op = process.argv[2]
@@ -67,7 +67,7 @@ if (op === 'similarity') await (await import('./heads/similarity.js')).main()
 else if (op === 'sentiment-multilingual') await (await import('./heads/train.js')).trainNamed(op)
 else if (op === 'ner-multilingual') nerHead()
 else if (op === 'sentiment-blend') await (await import('./heads/blend.js')).trainBlend(op)
-else await import(`./${op}.ts`)
+else await import(`./recipes/${op}.ts`)
 process.exit(0)
 
 /** the NER head over the encoder: a PyTorch trainer (python3 with torch, onnx, onnxruntime, tokenizers) that

@@ -1,10 +1,10 @@
 // Routing a text operation by language: each text's language is the lang_code sent, or, when it is
-// omitted or "auto", the language detected (lib/text/langid.ts) when the detector is sure, and English
+// omitted or "auto", the language detected (lib/text/langid/langid.ts) when the detector is sure, and English
 // otherwise; each language's texts then go to the model that serves it.
 import type { FastifyReply } from 'fastify'
 import { Type, type TObject, type TSchema } from '@sinclair/typebox'
-import type { LoadedModel } from '../models.js'
-import { DEFAULT_LANG, detectFor, routeLanguage, type Detection } from '../text/langid.js'
+import type { LoadedModel } from '../serving/models.js'
+import { DEFAULT_LANG, detectFor, routeLanguage, type Detection } from '../text/langid/langid.js'
 import { languageCalibrationOf, languageTemperature, recalibrateLanguage } from '../text/calibration.js'
 
 /** the model folder of the language identifier */

@@ -7,11 +7,11 @@ import type { Static, TObject, TSchema } from '@sinclair/typebox'
 import { Errors, withHeaders } from '../errors.js'
 import { batchTexts, isUploadedFile, type Fields } from '../fields.js'
 import { sniffImage, type ImageFormat, type ImageInput } from '../image/sniff.js'
-import type { LoadedModel } from '../models.js'
+import type { LoadedModel } from '../serving/models.js'
 import { BatchTextBody, IMAGE_ERRORS, SingleTextBody, TEXT_ERRORS, errorResponses } from '../../schemas/common.js'
 import { ImageBody } from '../../schemas/ops/image.js'
-import type { Routed } from '../text/protocol.js'
-import type { ModelRegistry } from '../registry.js'
+import type { Routed } from '../text/pool/protocol.js'
+import type { ModelRegistry } from '../serving/registry.js'
 import {
   DETECTOR,
   forLanguage,
@@ -25,7 +25,7 @@ import {
   type TextLang
 } from './lang-route.js'
 
-/** fn's answer within the request's deadline (lib/deadline.ts): a 503 once it passes. */
+/** fn's answer within the request's deadline (lib/runtime/deadline.ts): a 503 once it passes. */
 export function withinDeadline<T> (req: FastifyRequest, fn: () => Promise<T>): Promise<T> {
   return req.deadline === null ? fn() : req.deadline.run(fn)
 }
@@ -108,7 +108,7 @@ export interface TextOperation<
   preferred?: readonly string[]
   /** run hands its texts, as they are, to one model.predict call and only reshapes its rows (as
    * classify does): a text whose language is to be detected then crosses to a text worker once,
-   * which detects and predicts (lib/text/pool.ts runDetected) */
+   * which detects and predicts (lib/text/pool/pool.ts runDetected) */
   predictsTexts?: boolean
   single: (r: R) => Static<Reply>
   many?: (rs: R[]) => Static<BatchReply>

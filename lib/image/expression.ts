@@ -9,7 +9,7 @@
 //   times slower (SSD always works on 512 x 512) and 5.6 MB more weights per worker.
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import type { TF } from '../tf.js'
+import type { TF } from '../runtime/tf.js'
 import { EMOTIONS } from './types.js'
 
 export const MARGIN = 0.2

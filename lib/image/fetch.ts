@@ -10,7 +10,7 @@ import { isIP, type Socket } from 'node:net'
 import ipaddr from 'ipaddr.js'
 import { readFileSync } from 'node:fs'
 import { Errors } from '../errors.js'
-import { currentDeadline } from '../deadline.js'
+import { currentDeadline } from '../runtime/deadline.js'
 
 export interface FetchImageOptions {
   maxBytes: number

@@ -2,7 +2,7 @@
 // Sexy), whose weights ship inside the npm package as a base64 module. Only that model is imported
 // (the package's default entry would import all three, 41 MB of base64). It runs in the image
 // workers on the project's TF.js (wasm backend), loaded on a worker's first nsfw job.
-import type { TF } from '../tf.js'
+import type { TF } from '../runtime/tf.js'
 import type { Decoded } from './decode.js'
 import type { NsfwResult } from './types.js'
 

@@ -1,13 +1,13 @@
 // A small pool of image workers shared by the two image models. Jobs go to an idle worker or wait
 // in a bounded queue; a full queue answers 503 (load shedding) rather than piling up memory. A worker
 // that stops (an error, running out of its heap, or any exit) fails only the job it was running and
-// is replaced (lib/worker-pool.ts); a replacement that fails to start is retried with backoff, and
+// is replaced (lib/runtime/worker-pool.ts); a replacement that fails to start is retried with backoff, and
 // while no worker is left the waiting jobs are answered 503 rather than left hanging. A job whose
-// request passed its deadline or lost its client (lib/deadline.ts) leaves the queue unrun.
+// request passed its deadline or lost its client (lib/runtime/deadline.ts) leaves the queue unrun.
 import type { Worker, WorkerOptions } from 'node:worker_threads'
 import { Errors } from '../errors.js'
-import { currentDeadline, dropOnEnd } from '../deadline.js'
-import { WorkerPool, overloaded, type WorkerSlot } from '../worker-pool.js'
+import { currentDeadline, dropOnEnd } from '../runtime/deadline.js'
+import { WorkerPool, overloaded, type WorkerSlot } from '../runtime/worker-pool.js'
 import type { ImageJob, ImageReply, ImageResult, Op } from './types.js'
 import type { FaceCrop } from './expression.js'
 

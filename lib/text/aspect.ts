@@ -2,7 +2,7 @@
 // embedding-bag classifier so that the words around the aspect count apart from the rest: the
 // whole text, then the words of the aspect's clause (between punctuation or a contrast word such
 // as "but"), prefixed c_, and up to WINDOW words either side, prefixed l_ and r_, NEAR_REPEAT times. Training
-// (training/target_sentiment.ts) and serving (plugins/ops/target_sentiment.ts) both use it.
+// (training/recipes/target_sentiment.ts) and serving (plugins/ops/target_sentiment.ts) both use it.
 
 export const WINDOW = 4
 /** the marked words are written this many times: the bag averages its features, so this weighs them against the whole text */

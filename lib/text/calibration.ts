@@ -3,12 +3,12 @@
 // service can see of the text itself: how many tokens it has and what share of its words the shared
 // word-vector table knows. One temperature cannot suit a 500-word article and a 6-word headline
 // alike: the mean of many features is a surer guess than the mean of a few. A model that reads a long
-// text in parts (lib/text/text-parts.ts) averages its parts' logits, which softens them when the parts
+// text in parts (lib/text/cnn/parts.ts) averages its parts' logits, which softens them when the parts
 // disagree: the number of parts is one more thing T(x) reads. Parameters live in the model's manifest
 // (calibration.byInput), fitted by `npm run train -- calibrate <model>`.
 import type { ModelManifest } from '../../schemas/model-manifest.js'
-import { tokens, type FeatureConfig } from './features.js'
-import { vectorWords, type WordVectors } from './word-vectors.js'
+import { tokens, type FeatureConfig } from './bag/features.js'
+import { vectorWords, type WordVectors } from './words/vectors.js'
 
 export interface InputCalibration {
   method: string
@@ -37,7 +37,7 @@ export interface InputShape {
   logParts?: number
 }
 
-/** The shape of a text, read in `parts` parts (lib/text/text-parts.ts; 1: read whole). */
+/** The shape of a text, read in `parts` parts (lib/text/cnn/parts.ts; 1: read whole). */
 export function inputShape (text: string, cfg: FeatureConfig, vectors?: WordVectors, parts = 1): InputShape {
   const logTokens = Math.log1p(tokens(text, cfg.maxChars).length)
   let known = 0

@@ -1,13 +1,13 @@
 // The loaders of the text-classifier kinds by manifest kind, for the tools that load a classifier
 // by itself (npm run eval, the calibration by input, eval/speed.ts); the service finds them through
-// lib/registry.ts.
+// lib/serving/registry.ts.
 import { join } from 'node:path'
-import type { LoadedModel, ModelLoader } from '../models.js'
-import { loadTextClassifier } from './classifier.js'
-import { loadCnnClassifier } from './cnn-classifier.js'
+import type { LoadedModel, ModelLoader } from '../serving/models.js'
+import { loadTextClassifier } from './bag/classifier.js'
+import { loadCnnClassifier } from './cnn/classifier.js'
 import { loadEncoderHead } from './heads/classifier.js'
 import { blendOf, loadBlend } from './heads/blend.js'
-import { scanStore } from '../registry.js'
+import { scanStore } from '../serving/registry.js'
 
 /** A blend loaded by itself: its members from the folders beside it, each with its own loader. */
 const loadBlendAlone: ModelLoader = async (dir, manifest, tf, ctx) => {

@@ -1,13 +1,13 @@
 // Zero-shot text classification for /v4/custom_classifier (manifest kind zero-shot): the caller's
 // labels (and, from older clients, keywords per label) are compared with the text in the shared
-// word-vector space (lib/text/word-vectors.ts), so no training per request.
+// word-vector space (lib/text/words/vectors.ts), so no training per request.
 // A label's vector is its name's vector plus its nearest neighbours in the table (a bare name such as
 // "World" or "Sci/Tech" says little; its neighbours say what texts about it contain), or, when the
 // caller gave keywords, its name plus its keywords. Each word of the text then votes for the labels
 // by a softmax of its similarities to them (minus each label's similarity to text in general), and
 // the SIF-weighted vote shares, sharpened, are the probabilities (docs/models/custom_classifier.md).
-import type { LoadedModel, ModelLoader } from '../models.js'
-import { loadSharedVectors, vectorWords, type WordVectors } from './word-vectors.js'
+import type { LoadedModel, ModelLoader } from '../serving/models.js'
+import { loadSharedVectors, vectorWords, type WordVectors } from './words/vectors.js'
 
 export interface ZeroShotLabel {
   name: string

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin'
 import { Errors } from '../../lib/errors.js'
-import type { LoadedModel } from '../../lib/models.js'
-import { ModelRegistry } from '../../lib/registry.js'
+import type { LoadedModel } from '../../lib/serving/models.js'
+import { ModelRegistry } from '../../lib/serving/registry.js'
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify'
 import { textOperation, type TextFields } from '../../lib/http/routes.js'
 import { Errors } from '../../lib/errors.js'
-import type { LoadedModel } from '../../lib/models.js'
+import type { LoadedModel } from '../../lib/serving/models.js'
 import type { ZeroShotInput, ZeroShotLabel, ZeroShotOutput } from '../../lib/text/zero-shot.js'
 import {
   CustomClassifierBody,

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { textOperation } from '../../lib/http/routes.js'
-import type { LoadedModel } from '../../lib/models.js'
-import type { Detection } from '../../lib/text/langid.js'
+import type { LoadedModel } from '../../lib/serving/models.js'
+import type { Detection } from '../../lib/text/langid/langid.js'
 import { LanguageBatchReply, LanguageReply } from '../../schemas/ops/language_detection.js'
 
 export default async function languageDetection (fastify: FastifyInstance) {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { textOperation } from '../../lib/http/routes.js'
-import type { LoadedModel } from '../../lib/models.js'
-import type { NerInput } from '../../lib/text/ner.js'
+import type { LoadedModel } from '../../lib/serving/models.js'
+import type { NerInput } from '../../lib/text/ner/tagger.js'
 import { NerBatchReply, NerReply, type Entity } from '../../schemas/ops/ner.js'
 
 export default async function ner (fastify: FastifyInstance) {

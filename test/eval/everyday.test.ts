@@ -2,7 +2,7 @@
 // sarcastic texts of every kind.
 import t from 'tap'
 import { everydayMarkdown, tally, type Answer } from '../../eval/everyday.js'
-import { everyday, type Everyday } from '../../training/mix.js'
+import { everyday, type Everyday } from '../../training/trainers/mix.js'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 

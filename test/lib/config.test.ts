@@ -157,7 +157,7 @@ t.test('the allocator settings reach every start of the service: npm start and t
 })
 
 t.test('docs/configuration.md lists every variable the configuration reads, and no variable it does not', async t => {
-  const { concurrency } = await import('../../lib/cluster.js')
+  const { concurrency } = await import('../../lib/runtime/cluster.js')
   const read = new Set<string>()
   const watch = (k: string | symbol) => {
     if (typeof k === 'string') read.add(k)

@@ -4,7 +4,7 @@ A training-time tool (serving and tests never run Python). Every sentence of the
 encoder of model-store/text-encoder/1 (onnxruntime, the same int8 graph the service runs) as its words joined by
 spaces after 'query: ', each word's ids encoded alone (as lib/text/heads/ner.ts does); the state of each word's
 first sub-token is its input. A bidirectional LSTM reads those states and gives each word a distribution over the
-17 BIOES labels of lib/text/ner-labels.ts; the service decodes them with the tagger's Viterbi.
+17 BIOES labels of lib/text/ner/labels.ts; the service decodes them with the tagger's Viterbi.
 
     python3 training/encoder/train_ner_head.py <shared datasets dir> <Europeana FR .bio> <out dir>
     (or npm run train -- ner-multilingual; --manifest <out dir> rewrites the manifest from its metrics.json)
@@ -192,7 +192,7 @@ def train(rows):
 
 
 def allowed(prev, nxt):
-    """lib/text/ner-labels.ts allowed: after B or I an entity goes on (I) or ends (E) with its type"""
+    """lib/text/ner/labels.ts allowed: after B or I an entity goes on (I) or ends (E) with its type"""
     open_ = prev > 0 and (prev - 1) % 4 < 2
     begins = nxt > 0 and (nxt - 1) % 4 in (0, 3)
     if not open_:

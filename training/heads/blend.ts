@@ -1,15 +1,15 @@
 // npm run train -- sentiment-blend: the blend's temperature. The blend (lib/text/heads/blend.ts) is
 // read with none, over the validation sets of its operation's recipe that calibrate; the temperature
-// that gives the least negative log-likelihood on their fitting halves (training/metrics.ts
+// that gives the least negative log-likelihood on their fitting halves (training/trainers/metrics.ts
 // fitsTemperature, the same halves the other classifiers fit on) is written into its manifest.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { classifierLoader } from '../../lib/text/classifier-kinds.js'
 import { pool, type BlendSpec } from '../../lib/text/heads/blend.js'
 import type { ModelManifest } from '../../schemas/model-manifest.js'
-import { getTf } from '../../lib/tf.js'
-import { OPS } from '../ops.js'
-import { fitsTemperature } from '../metrics.js'
+import { getTf } from '../../lib/runtime/tf.js'
+import { OPS } from '../specs/ops.js'
+import { fitsTemperature } from '../trainers/metrics.js'
 import { latest } from './embed.js'
 
 const STORE = join(import.meta.dirname, '..', '..', 'model-store')

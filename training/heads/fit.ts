@@ -2,7 +2,7 @@
 // on the weighted cross-entropy (softmax), or on a binary cross-entropy per label for independent
 // labels, where a row of label -1 is negative for every label. Seeded, so a run repeats exactly.
 import { dense, type HeadLayer } from '../../lib/text/heads/head.js'
-import { rng } from '../fasttext.js'
+import { rng } from '../trainers/sparse-sgd.js'
 
 export interface FitOptions {
   hidden: number

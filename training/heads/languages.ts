@@ -1,12 +1,12 @@
 // The rows in other languages that a head trains and is scored on beside its op's English ones
-// (training/ops.ts): the encoder reads every language, so one head serves them all, from these
+// (training/specs/ops.ts): the encoder reads every language, so one head serves them all, from these
 // rows and from what the encoder carries across languages. Each language weighs as much as an
 // average English domain.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { macroF1 } from '../metrics.js'
-import { umsab, UMSAB_LANGS } from '../multilingual-data.js'
-import type { Row, Validation } from '../ops.js'
+import { macroF1 } from '../trainers/metrics.js'
+import { umsab, UMSAB_LANGS } from '../readers/multilingual.js'
+import type { Row, Validation } from '../specs/ops.js'
 
 export interface LanguageData {
   languages: string[]

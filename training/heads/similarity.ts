@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { cosine, mapped, type SimilarityMap } from '../../lib/text/heads/similarity.js'
-import { spearman, stsPairs, STS_DIR, STS_LICENCE } from '../similarity-data.js'
+import { spearman, stsPairs, STS_DIR, STS_LICENCE } from '../readers/similarity.js'
 import { latest, STORE, trainingEncoder } from './embed.js'
 
 const LANGS = ['en', 'de', 'es', 'nl']

@@ -10,7 +10,7 @@ import * as ort from 'onnxruntime-node'
 import { Lru } from './lru.js'
 import { meanPool } from './pooling.js'
 import { EncoderTokenizer, type TokenBatch, type WordIds } from './tokenizer.js'
-import { currentDeadline, type Deadline } from '../../deadline.js'
+import { currentDeadline, type Deadline } from '../../runtime/deadline.js'
 
 /** The `encoder` part of the encoder's manifest. */
 export interface EncoderSpec {
@@ -32,7 +32,7 @@ interface Waiting {
   text: string
   resolve: (v: Float32Array) => void
   reject: (e: Error) => void
-  /** the deadlines of the requests waiting for it (lib/deadline.ts); null: one has none */
+  /** the deadlines of the requests waiting for it (lib/runtime/deadline.ts); null: one has none */
   wanted: Deadline[] | null
 }
 

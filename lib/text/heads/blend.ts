@@ -1,8 +1,8 @@
 // The loader of kind blend: a classifier whose scores are the weighted geometric mean of other
 // models' scores (log-linear pooling), renormalised; manifest.blend names the members and weights.
-// The members are loaded first (lib/registry.ts loads blends last) and keep running where they run:
+// The members are loaded first (lib/serving/registry.ts loads blends last) and keep running where they run:
 // a text-cnn member in the text workers, an encoder head on the main thread.
-import type { LoadedModel, LoaderContext } from '../../models.js'
+import type { LoadedModel, LoaderContext } from '../../serving/models.js'
 import type { ModelManifest } from '../../../schemas/model-manifest.js'
 
 /**

@@ -1,19 +1,19 @@
 // The loader of kind encoder-keyphrases, EmbedRank style: a text's candidate phrases come from the
-// stopword ranker (lib/text/keywords-stopwords.ts, noun-phrase patterns with each language's word
+// stopword ranker (lib/text/keywords/stopwords.ts, noun-phrase patterns with each language's word
 // classes), and are ranked by the cosine of their encoder vector to the text's, blended with the
 // stopword ranker's own order, each next phrase marked down by its likeness to those already chosen
 // (maximal marginal relevance). The settings are the manifest's (docs/models/keywords-multilingual.md).
-import { mapInTurns } from '../../deadline.js'
-import type { LoadedModel, LoaderContext } from '../../models.js'
+import { mapInTurns } from '../../runtime/deadline.js'
+import type { LoadedModel, LoaderContext } from '../../serving/models.js'
 import type { ModelManifest } from '../../../schemas/model-manifest.js'
-import type { Keyword, KeywordInput } from '../keywords.js'
-import { MAX_CHARS } from '../keywords-candidates.js'
-import { stopwordKeyphrases, wordClasses } from '../keywords-stopwords.js'
+import type { Keyword, KeywordInput } from '../keywords/ranker.js'
+import { MAX_CHARS } from '../keywords/candidates.js'
+import { stopwordKeyphrases, wordClasses } from '../keywords/stopwords.js'
 import { encoderOf } from './classifier.js'
 import { cosine } from './similarity.js'
 
 // candidates are found on the main thread: a large batch hands the event loop back after this many
-// characters (other requests go on, and a request past its deadline stops here: lib/deadline.ts)
+// characters (other requests go on, and a request past its deadline stops here: lib/runtime/deadline.ts)
 const YIELD_CHARS = 50_000
 
 /**

@@ -1,17 +1,17 @@
 // The loader of kind encoder-ner: named entities from the shared text encoder. A text is cut into
-// the words of the tagger (lib/text/ner-features.ts tokenize, UTF-16 offsets) and into sentences; each
+// the words of the tagger (lib/text/ner/features.ts tokenize, UTF-16 offsets) and into sentences; each
 // sentence is read by the encoder word by word, and the state of each word's first piece goes to the
 // head, a bidirectional LSTM (head.onnx, training/encoder/train_ner_head.py) that gives each word its
 // log-probabilities over the tagger's BIOES labels. The tagger's Viterbi and marginals
-// (lib/text/ner.ts decode, no learned transitions) turn them into spans with a confidence.
+// (lib/text/ner/tagger.ts decode, no learned transitions) turn them into spans with a confidence.
 import { join } from 'node:path'
 import * as ort from 'onnxruntime-node'
-import type { LoadedModel, LoaderContext } from '../../models.js'
+import type { LoadedModel, LoaderContext } from '../../serving/models.js'
 import type { ModelManifest } from '../../../schemas/model-manifest.js'
-import { tokenize, type Token } from '../ner-features.js'
-import { NUM_LABELS } from '../ner-labels.js'
-import { Scratch } from '../ner-decode.js'
-import { MAX_CHARS, decode, type Decoding, type Entity, type NerInput } from '../ner.js'
+import { tokenize, type Token } from '../ner/features.js'
+import { NUM_LABELS } from '../ner/labels.js'
+import { Scratch } from '../ner/decode.js'
+import { MAX_CHARS, decode, type Decoding, type Entity, type NerInput } from '../ner/tagger.js'
 import type { WordIds } from '../encoder/tokenizer.js'
 import { encoderOf } from './classifier.js'
 

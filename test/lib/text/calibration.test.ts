@@ -4,8 +4,8 @@ import t from 'tap'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { ece, fitCalibration, fitInputCalibration } from '../../../training/metrics.js'
-import { rng } from '../../../training/fasttext.js'
+import { ece, fitCalibration, fitInputCalibration } from '../../../training/trainers/metrics.js'
+import { rng } from '../../../training/trainers/sparse-sgd.js'
 import {
   inputShape,
   logTemperature,
@@ -13,11 +13,11 @@ import {
   toLogits,
   type InputCalibration
 } from '../../../lib/text/calibration.js'
-import { loadTextClassifier } from '../../../lib/text/classifier.js'
-import { textParts } from '../../../lib/text/text-parts.js'
-import type { FeatureConfig } from '../../../lib/text/features.js'
-import { fileIO } from '../../../lib/tf-io.js'
-import { getTf } from '../../../lib/tf.js'
+import { loadTextClassifier } from '../../../lib/text/bag/classifier.js'
+import { textParts } from '../../../lib/text/cnn/parts.js'
+import type { FeatureConfig } from '../../../lib/text/bag/features.js'
+import { fileIO } from '../../../lib/runtime/tf-io.js'
+import { getTf } from '../../../lib/runtime/tf.js'
 import type { ModelManifest } from '../../../schemas/model-manifest.js'
 
 const softmax = (z: number[]) => {

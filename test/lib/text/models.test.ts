@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Value } from '@sinclair/typebox/value'
 import { ModelManifest } from '../../../schemas/model-manifest.js'
-import { scanStore } from '../../../lib/registry.js'
-import { loadTextClassifier } from '../../../lib/text/classifier.js'
-import { loadCnnClassifier, type CnnConfig } from '../../../lib/text/cnn-classifier.js'
-import { partsCount } from '../../../lib/text/text-parts.js'
+import { scanStore } from '../../../lib/serving/registry.js'
+import { loadTextClassifier } from '../../../lib/text/bag/classifier.js'
+import { loadCnnClassifier, type CnnConfig } from '../../../lib/text/cnn/classifier.js'
+import { partsCount } from '../../../lib/text/cnn/parts.js'
 import {
   inputCalibrationOf,
   inputShape,
@@ -19,11 +19,11 @@ import {
   recalibrate,
   withoutInputCalibration
 } from '../../../lib/text/calibration.js'
-import { getTf } from '../../../lib/tf.js'
-import { featurise, featuriseBatch, type FeatureConfig } from '../../../lib/text/features.js'
-import { fileIO } from '../../../lib/tf-io.js'
-import { loadWordVectors } from '../../../lib/text/word-vectors.js'
-import { featuriseWith } from '../../../training/fasttext.js'
+import { getTf } from '../../../lib/runtime/tf.js'
+import { featurise, featuriseBatch, type FeatureConfig } from '../../../lib/text/bag/features.js'
+import { fileIO } from '../../../lib/runtime/tf-io.js'
+import { loadWordVectors } from '../../../lib/text/words/vectors.js'
+import { featuriseWith } from '../../../training/trainers/sparse-sgd.js'
 
 type Tensor = import('@tensorflow/tfjs').Tensor
 
@@ -170,7 +170,7 @@ t.test(
       const params = inputCalibrationOf(info.manifest)
       if (params === undefined) continue
       checked++
-      // a text-cnn model (lib/text/cnn-classifier.ts) keeps its n-gram features and word vectors in weights.json
+      // a text-cnn model (lib/text/cnn/classifier.ts) keeps its n-gram features and word vectors in weights.json
       const cnn =
         info.manifest.kind === 'text-cnn'
           ? (JSON.parse(readFileSync(join(info.dir, 'weights.json'), 'utf8')) as CnnConfig)

@@ -1,7 +1,7 @@
 import { test } from 'tap'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { loadWordVectors, vectorWords, type WordVectors } from '../../../lib/text/word-vectors.js'
+import { loadWordVectors, vectorWords, type WordVectors } from '../../../lib/text/words/vectors.js'
 import { labelVector, nearestRows, zeroShot, type ZeroShotSettings } from '../../../lib/text/zero-shot.js'
 
 const dir = join(import.meta.dirname, '..', '..', '..', 'model-store', 'word-vectors', '1')

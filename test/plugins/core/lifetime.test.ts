@@ -6,10 +6,10 @@ import https from 'node:https'
 import { Writable } from 'node:stream'
 import type { Socket } from 'node:net'
 import { build, buildWithRealModels, form, FORM, hasRealModel, KEY, tempDir } from '../../helper.js'
-import { registerLoader } from '../../../lib/registry.js'
+import { registerLoader } from '../../../lib/serving/registry.js'
 import { loadConfig } from '../../../lib/config.js'
 import { serverOptions } from '../../../options.js'
-import { POOL_FIXTURE, poolFixtureLoader, TICK } from '../../lib/text/pool-fixture.js'
+import { POOL_FIXTURE, poolFixtureLoader, TICK } from '../../lib/text/pool/pool-fixture.js'
 import { selfSignedCert } from '../../image-fixtures.js'
 
 // the fixture kind runs in the text workers here

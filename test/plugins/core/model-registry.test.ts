@@ -3,7 +3,7 @@
 import t from 'tap'
 import { cpSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { registerLoader } from '../../../lib/registry.js'
+import { registerLoader } from '../../../lib/serving/registry.js'
 import { fixtureLoader } from '../../fixtures/loader.js'
 import { FIXTURES, build, form, KEY, tempDir } from '../../helper.js'
 

@@ -46,7 +46,7 @@ t.test(
     const short = (await post(app, '/v4/language_detection', { text: 'hoe gaat het' })).json() as Guess
     t.equal(short.lang_code, 'nl', 'a 3-word message')
     // a long text's language is read from its first DETECT_CHARS characters
-    const { DETECT_CHARS } = await import('../../../lib/text/langid.js')
+    const { DETECT_CHARS } = await import('../../../lib/text/langid/langid.js')
     const english = 'The delivery arrived two days late and nobody answered my mails. '
       .repeat(40)
       .slice(0, DETECT_CHARS)
@@ -92,7 +92,7 @@ t.test(
 
 t.test('the Latin-letter refiner: which texts it reads, and what its answer changes', async t => {
   const { asksLatin, latinRefined, LATIN, LATIN_MIN, ROMANISED_MIN, routeLanguage } =
-    await import('../../../lib/text/langid.js')
+    await import('../../../lib/text/langid/langid.js')
   const en = {
     code: 'en',
     name: 'English',
@@ -246,7 +246,7 @@ t.test(ownScores, { skip: routed.every(hasRealModel) ? false : 'multilingual mod
     const model = app.models.get(folder)!
     const params = languageCalibrationOf(model.manifest)
     // sentiment's head has one temperature in head.json and its own for the languages whose fitted
-    // one differs by 1.5x or more (training/calibrate-language.ts); emotion's is in its weights
+    // one differs by 1.5x or more (training/calibration/language.ts); emotion's is in its weights
     const own = folder === 'sentiment-multilingual' ? ['hi', 'nl'] : []
     t.same(Object.keys(params?.temperature ?? {}).sort(), own, `${folder}: the languages calibrated on their own`)
     for (const [lang, text] of [
@@ -330,7 +330,7 @@ t.test(
 )
 
 t.test('a language is only answered for a text in its letters: short Latin-letter English is never Thai', async t => {
-  const { writtenIn } = await import('../../../lib/text/languages.js')
+  const { writtenIn } = await import('../../../lib/text/langid/languages.js')
   t.notOk(writtenIn('th', 'great phone'))
   t.ok(writtenIn('th', 'สวัสดีครับ'))
   t.ok(writtenIn('hi', 'bahut accha'), 'Hindi in Latin letters')
@@ -353,9 +353,9 @@ t.test(
   { skip: hasRealModel('language_detection') ? false : 'model not trained' },
   async t => {
     const { join } = await import('node:path')
-    const { getTf } = await import('../../../lib/tf.js')
-    const { scanStore } = await import('../../../lib/registry.js')
-    const { detectFor, loadLanguageId, routeLanguage } = await import('../../../lib/text/langid.js')
+    const { getTf } = await import('../../../lib/runtime/tf.js')
+    const { scanStore } = await import('../../../lib/serving/registry.js')
+    const { detectFor, loadLanguageId, routeLanguage } = await import('../../../lib/text/langid/langid.js')
     const { tf } = await getTf()
     const info = (await scanStore(join(import.meta.dirname, '..', '..', '..', 'model-store'))).find(
       m => m.name === 'language_detection'

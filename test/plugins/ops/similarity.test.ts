@@ -1,7 +1,7 @@
 import t from 'tap'
 import { build, buildWithRealModels, FORM, form, hasRealModel, KEY, MODEL_STORE } from '../../helper.js'
 import { wordCount } from '../../../plugins/ops/similarity.js'
-import { scanStore } from '../../../lib/registry.js'
+import { scanStore } from '../../../lib/serving/registry.js'
 
 t.test('two-word rule counts words in any script', async t => {
   t.equal(wordCount('hello'), 1)

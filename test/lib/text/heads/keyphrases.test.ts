@@ -2,9 +2,9 @@
 // model through its loader (candidates from the stopword ranker, ranked by the text encoder).
 import t from 'tap'
 import { loadEncoderKeyphrases, rankByRelevance } from '../../../../lib/text/heads/keyphrases.js'
-import type { Keyword, KeywordInput } from '../../../../lib/text/keywords.js'
-import type { LoadedModel } from '../../../../lib/models.js'
-import { scanStore } from '../../../../lib/registry.js'
+import type { Keyword, KeywordInput } from '../../../../lib/text/keywords/ranker.js'
+import type { LoadedModel } from '../../../../lib/serving/models.js'
+import { scanStore } from '../../../../lib/serving/registry.js'
 import { MODEL_STORE } from '../../../helper.js'
 
 const unit = (...xs: number[]) => {

@@ -5,8 +5,8 @@ import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { loadEncoderNer } from '../../../../lib/text/heads/ner.js'
-import type { Entity, NerInput } from '../../../../lib/text/ner.js'
-import { scanStore } from '../../../../lib/registry.js'
+import type { Entity, NerInput } from '../../../../lib/text/ner/tagger.js'
+import { scanStore } from '../../../../lib/serving/registry.js'
 import { MODEL_STORE } from '../../../helper.js'
 
 async function trained () {

@@ -3,8 +3,8 @@
 import t from 'tap'
 import { loadEncoderSimilarity, mapped, type Pair } from '../../../../lib/text/heads/similarity.js'
 import { isotonic, thin } from '../../../../training/heads/similarity.js'
-import { csvFields, spearman } from '../../../../training/similarity-data.js'
-import { scanStore } from '../../../../lib/registry.js'
+import { csvFields, spearman } from '../../../../training/readers/similarity.js'
+import { scanStore } from '../../../../lib/serving/registry.js'
 import { MODEL_STORE } from '../../../helper.js'
 
 t.test('the map is linear between knots and flat beyond them', async t => {

@@ -1,0 +1,282 @@
+// The model repository, after Triton's: model-store/<model>/<numeric version>/manifest.json.
+// The highest version of each model is loaded with the loader its manifest `kind` names, and warmed
+// with one prediction; a model that fails to load or warm fails start-up loudly.
+// Text models run in a pool of worker threads (lib/text/pool/pool.ts) when TEXT_WORKERS > 0: each worker
+// loads them with the same loaders, and the registry keeps a proxy per model that sends it jobs.
+import { readdir, readFile, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { Value } from '@sinclair/typebox/value'
+import { ModelManifest } from '../../schemas/model-manifest.js'
+import type { LoadedModel, LoaderContext, ModelLoader } from './models.js'
+import { getTf } from '../runtime/tf.js'
+import { TextPool } from '../text/pool/pool.js'
+import type { PoolModel, Routed } from '../text/pool/protocol.js'
+import { folderKey, type SharedArray, type SharedArrays } from '../text/pool/shared-memory.js'
+
+interface LoaderRef {
+  module: string
+  export: string
+}
+/** a kind's arrays that every text worker reads alike, made once on the main thread (lib/text/pool/shared-memory.ts) */
+type Sharer = (dir: string) => Promise<Record<string, SharedArray>>
+
+/** Loaders by manifest kind, imported only when a model of that kind is present. The image
+ * loaders stay on the main thread: they are front ends to their own worker pool. */
+const builtin: Record<string, LoaderRef & { mainThread?: true; share?: string }> = {
+  'text-classifier': { module: '../text/bag/classifier.js', export: 'loadTextClassifier', share: 'shareClassifier' },
+  'text-cnn': { module: '../text/cnn/classifier.js', export: 'loadCnnClassifier', share: 'shareCnnClassifier' },
+  'human-face': { module: '../image/human.js', export: 'loadHumanFace', mainThread: true },
+  'human-object': { module: '../image/human.js', export: 'loadHumanObject', mainThread: true },
+  'nsfw-classifier': { module: '../image/human.js', export: 'loadNsfw', mainThread: true },
+  'ner-tagger': { module: '../text/ner/tagger.js', export: 'loadNer', share: 'shareNer' },
+  'keyword-ranker': { module: '../text/keywords/ranker.js', export: 'loadKeywords' },
+  'language-id': { module: '../text/langid/langid.js', export: 'loadLanguageId', mainThread: true },
+  'noun-phrases': { module: '../text/keywords/phrases.js', export: 'loadPhrases' },
+  'zero-shot': { module: '../text/zero-shot.js', export: 'loadZeroShot' },
+  // heads over the text encoder: on the main thread, where the one encoder of the process runs
+  'encoder-head': { module: '../text/heads/classifier.js', export: 'loadEncoderHead', mainThread: true },
+  'encoder-similarity': { module: '../text/heads/similarity.js', export: 'loadEncoderSimilarity', mainThread: true },
+  'encoder-ner': { module: '../text/heads/ner.js', export: 'loadEncoderNer', mainThread: true },
+  'encoder-keyphrases': { module: '../text/heads/keyphrases.js', export: 'loadEncoderKeyphrases', mainThread: true },
+  // a blend of other models' scores: loaded after every other model, on the main thread
+  blend: { module: '../text/heads/blend.js', export: 'loadBlend', mainThread: true }
+}
+const extra = new Map<string, { loader: ModelLoader; from: LoaderRef | null }>()
+
+/** Adds a loader for a kind (tests use it for tiny fixture models). A worker thread cannot be
+ * handed a function, so the kind runs in the text workers only when `from` names where a worker
+ * can import the same loader (a module address and its export); otherwise on the main thread. */
+export function registerLoader (kind: string, loader: ModelLoader, from?: LoaderRef): void {
+  extra.set(kind, { loader, from: from ?? null })
+}
+
+/** Where a text worker imports the loader of a kind, or null when the kind runs on the main thread. */
+function workerLoader (kind: string): LoaderRef | null {
+  const own = extra.get(kind)
+  if (own !== undefined) return own.from
+  const b = builtin[kind]
+  if (b === undefined || b.mainThread === true) return null
+  return { module: new URL(b.module, import.meta.url).href, export: b.export }
+}
+
+/** The function that makes a kind's shared arrays, or null when its workers share none. */
+async function sharerFor (kind: string): Promise<Sharer | null> {
+  const ref = RESOURCE_KINDS[kind] ?? builtin[kind]
+  if (ref?.share === undefined || extra.has(kind)) return null
+  const spec: string = ref.module
+  const fn = ((await import(spec)) as Record<string, Sharer>)[ref.share]
+  if (typeof fn !== 'function') throw new Error(`${ref.module} does not export ${ref.share}`)
+  return fn
+}
+
+async function loaderFor (kind: string): Promise<ModelLoader> {
+  const own = extra.get(kind)
+  if (own !== undefined) return own.loader
+  const b = builtin[kind]
+  if (b === undefined) throw new Error(`no loader for model kind "${kind}"`)
+  const spec: string = b.module
+  const mod = (await import(spec)) as Record<string, ModelLoader>
+  const fn = mod[b.export]
+  if (typeof fn !== 'function') throw new Error(`${b.module} does not export ${b.export}`)
+  return fn
+}
+
+/** kinds of model-store folder that hold data other models read, not a model of their own, and what their readers share */
+const RESOURCE_KINDS: Record<string, { module: string; share?: string }> = {
+  'word-vectors': { module: '../text/words/vectors.js', share: 'shareWordVectors' },
+  // the text encoder, read by the heads that name it (lib/text/encoder/)
+  'text-encoder': { module: '../text/encoder/encoder.js' }
+}
+
+export interface ModelInfo {
+  name: string
+  version: number
+  dir: string
+  manifest: ModelManifest
+}
+
+/** Finds the highest version of each model folder; validates its manifest. */
+export async function scanStore (root: string): Promise<ModelInfo[]> {
+  return (await scanAll(root)).filter(info => !(info.manifest.kind in RESOURCE_KINDS))
+}
+
+/** scanStore's folders and the shared resources (the word-vector table) other models read */
+async function scanAll (root: string): Promise<ModelInfo[]> {
+  let names: string[]
+  try {
+    names = await readdir(root)
+  } catch {
+    return []
+  }
+  const out: ModelInfo[] = []
+  for (const name of names.sort()) {
+    const modelDir = join(root, name)
+    if (!(await stat(modelDir)).isDirectory()) continue
+    const versions = (await readdir(modelDir))
+      .filter(v => /^\d+$/.test(v))
+      .map(Number)
+      .sort((a, b) => b - a)
+    for (const version of versions) {
+      const dir = join(modelDir, String(version))
+      let raw: string
+      try {
+        raw = await readFile(join(dir, 'manifest.json'), 'utf8')
+      } catch {
+        continue
+      }
+      const manifest: unknown = JSON.parse(raw)
+      if (!Value.Check(ModelManifest, manifest)) {
+        const e = [...Value.Errors(ModelManifest, manifest)][0]
+        throw new Error(`${join(name, String(version), 'manifest.json')}: invalid at ${e?.path}: ${e?.message}`)
+      }
+      out.push({ name, version, dir, manifest })
+      break
+    }
+  }
+  return out
+}
+
+/** workers: text worker threads (0: text models run on the main thread); queue: texts waiting for one */
+export interface PoolSettings {
+  workers: number
+  queue: number
+}
+/** what loadAll loads: the text worker pool, and model folders left out (MODELS_OFF) */
+export interface LoadSettings extends PoolSettings {
+  off?: readonly string[]
+}
+
+export class ModelRegistry {
+  private readonly models = new Map<string, LoadedModel<any, any>>()
+  backend: string | null = null
+  /** the text worker pool, when text models run in workers */
+  textPool: TextPool | null = null
+  /** the models that run in the text workers */
+  private readonly pooled = new Set<string>()
+
+  async loadAll (
+    root: string,
+    log: (msg: string) => void,
+    ctx: LoaderContext,
+    pool: LoadSettings = { workers: 0, queue: 0 }
+  ): Promise<void> {
+    const all = (await scanAll(root)).filter(info => pool.off?.includes(info.name) !== true)
+    // a shared resource (the word-vector table) is read by the models that name it, not served
+    const found = all.filter(info => !(info.manifest.kind in RESOURCE_KINDS))
+    if (found.length === 0) return
+    const { tf, backend } = await getTf(ctx.tfBackend)
+    this.backend = backend
+    const pooled = new Map<string, PoolModel>()
+    if (pool.workers > 0) {
+      for (const info of found) {
+        const loader = workerLoader(info.manifest.kind)
+        if (loader !== null) pooled.set(info.name, { ...info, loader })
+      }
+    }
+    if (pooled.size > 0) {
+      const t0 = performance.now()
+      // one copy in shared memory of what every worker reads alike (embedding tables, word vectors,
+      // NER weights)
+      const shared: SharedArrays = {}
+      for (const info of [...pooled.values(), ...all.filter(i => i.manifest.kind in RESOURCE_KINDS)]) {
+        const share = await sharerFor(info.manifest.kind)
+        if (share !== null) shared[folderKey(info.dir)] = await share(info.dir)
+      }
+      // the language identifier runs on the main thread (language_detection), and in the workers too,
+      // so that a text whose language is to be detected crosses to a worker once (runDetected)
+      const lid = found.find(info => info.manifest.kind === 'language-id' && !extra.has('language-id'))
+      const detector =
+        lid === undefined
+          ? undefined
+          : {
+              ...lid,
+              loader: {
+                module: new URL(builtin['language-id']!.module, import.meta.url).href,
+                export: builtin['language-id']!.export
+              }
+            }
+      const textPool = new TextPool({
+        size: pool.workers,
+        maxQueue: pool.queue,
+        models: [...pooled.values()],
+        ...(detector === undefined ? {} : { detector }),
+        ctx: { ...ctx, shared },
+        log
+      })
+      // a worker's message already names the model that failed and its version
+      await textPool.start()
+      this.textPool = textPool
+      this.backend = textPool.backend
+      log(
+        `${pooled.size} text models loaded and warmed in each of ${pool.workers} worker threads (${textPool.bundled ? 'bundled JS' : 'TypeScript sources'}) in ${Math.round(performance.now() - t0)} ms`
+      )
+    }
+    const isBlend = (i: ModelInfo) => i.manifest.kind === 'blend'
+    const blendsLast = [...found.filter(i => !isBlend(i)), ...found.filter(isBlend)]
+    const withModels: LoaderContext = { ...ctx, model: name => this.models.get(name) }
+    for (const info of blendsLast) {
+      const t0 = performance.now()
+      const remote = pooled.get(info.name)
+      if (remote !== undefined) {
+        this.models.set(info.name, this.proxy(info.name, info.manifest))
+        this.pooled.add(info.name)
+        continue
+      }
+      try {
+        const loader = await loaderFor(info.manifest.kind)
+        const model = await loader(info.dir, info.manifest, tf, withModels)
+        if (model.warm !== undefined) await model.warm()
+        else await model.predict(['warm up'])
+        this.models.set(info.name, model)
+      } catch (err) {
+        // the workers already running would keep the process alive after a failed start
+        await this.close()
+        throw new Error(`model ${info.name} v${info.version} failed to load or warm up: ${(err as Error).message}`, {
+          cause: err
+        })
+      }
+      log(
+        `model ${info.name} v${info.version} (${info.manifest.kind}) loaded and warmed in ${Math.round(performance.now() - t0)} ms`
+      )
+    }
+  }
+
+  /** The main thread's face of a model that runs in the text workers (which warmed it already). */
+  private proxy (name: string, manifest: ModelManifest): LoadedModel<unknown, unknown> {
+    const pool = this.textPool as TextPool
+    return { manifest, predict: inputs => pool.run(name, inputs), async warm () {}, dispose () {} }
+  }
+
+  /**
+   * Detection and prediction in one message to a text worker, for an operation whose models are
+   * `names` (the first serving a text's language runs it): a function of the texts and the
+   * languages served, answering one Routed per text; undefined when the workers do not detect or
+   * do not hold every present one of those models.
+   */
+  detectingRunner (
+    names: readonly string[]
+  ): ((texts: string[], served: readonly string[]) => Promise<Routed[]>) | undefined {
+    const pool = this.textPool
+    if (pool === null || !pool.detects) return undefined
+    const present = names.filter(n => this.models.has(n))
+    if (present.length === 0 || present[0] !== names[0] || !present.every(n => this.pooled.has(n))) return undefined
+    return (texts, served) => pool.runDetected(present, served, texts)
+  }
+
+  get<In = string, Out = number[]>(name: string): LoadedModel<In, Out> | undefined {
+    return this.models.get(name)
+  }
+
+  list (): LoadedModel<unknown, unknown>[] {
+    return [...this.models.values()]
+  }
+
+  /** Disposes every model and stops the text workers. */
+  async close (): Promise<void> {
+    for (const m of this.models.values()) m.dispose()
+    this.models.clear()
+    const pool = this.textPool
+    this.textPool = null
+    await pool?.close()
+  }
+}

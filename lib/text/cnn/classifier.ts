@@ -1,0 +1,332 @@
+// The serving side of the word-order text classifiers (manifest kind text-cnn), a forward pass in
+// plain TypeScript over the weights it loads (no TensorFlow.js: every step is a small loop):
+//   a hashed n-gram embedding bag (lib/text/bag/features.ts; the mean of its float16 rows), as the
+//   text-classifier models have, and beside it
+//   a 1-D convolution over the text's tokens (lib/text/cnn/tokens.ts): each token is its row of the
+//   shared word-vector table (frozen, times `vectorScale`) or a float16 row learned for the tokens
+//   the table lacks; optionally projected to fewer dimensions by a linear map (each row's projection
+//   is computed once per thread, when a text first uses it); one filter bank per width, ReLU, the
+//   maximum over positions;
+//   optionally the text's word-vector input (lib/text/bag/sentence-input.ts: the SIF-weighted mean of its word
+//   vectors, as the text-classifier models read it) through a layer of ReLU units;
+//   their concatenation into one logit per label, and a softmax (or, for independent scores, a sigmoid
+//   per label).
+// A model whose weights.json has `parts` reads a long text in parts, the mean of their logits (lib/text/cnn/parts.ts).
+// The convolution is computed per token first: every token's vector times one [dim x (filters x sum
+// of widths)] matrix gives what it adds to each window it is in, and a window's value is the sum of
+// its tokens' parts. A text is scored alone (a batch is a loop), so a text alone equals itself in a
+// batch exactly. training/trainers/text_cnn.py trains these models; test/lib/text/cnn/classifier.test.ts
+// checks this pass against the trainer's own outputs, saved with the model (reference.json).
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { LoadedModel, ModelLoader } from '../../serving/models.js'
+import { featureIds, type FeatureConfig } from '../bag/features.js'
+import { sequenceIds } from './tokens.js'
+import { loadSharedVectors, type WordVectors } from '../words/vectors.js'
+import { readFileShared, shared, type SharedArray } from '../pool/shared-memory.js'
+import { halves } from '../pool/shared-tables.js'
+import { inputCalibrationOf, inputShape, recalibrate } from '../calibration.js'
+import { meanOfParts, textParts } from './parts.js'
+import { CACHED_WORDS, meanPart, RARE_SLOTS, tokenInput, type CnnGetter, type CnnPart } from './inputs.js'
+import type { CnnConfig } from './config.js'
+
+export type { CnnConfig, CnnTensor } from './config.js'
+
+const BYTES = { float16: 2, float32: 4 }
+/** a batch hands the event loop back once this much of its work has run (a text costs 0.01-20 ms: long texts read in parts cost the most) */
+const YIELD_MS = 15
+// the convolution keeps the per-token parts of the CACHED_WORDS most frequent words and of RARE_SLOTS
+// other tokens (lib/text/cnn/inputs.ts): at most 4 x (CACHED_WORDS + RARE_SLOTS + maxTokens) x filters x
+// (sum of widths) bytes, touched only as tokens arrive
+
+/** The features a text's shape for the calibration by input (lib/text/calibration.ts inputShape) is read
+ * with: the n-gram bag's, or for a model without one, only the sequence's character limit; and the
+ * shared word-vector table. */
+export function shapeConfig (cfg: CnnConfig): FeatureConfig {
+  return {
+    ...(cfg.bag ?? { buckets: 1, charNgrams: [], wordBigrams: false, maxFeatures: 1, maxChars: cfg.sequence.maxChars }),
+    vectors: cfg.vectors
+  }
+}
+
+/** weights.bin, read once per process for every text worker (lib/text/pool/shared-memory.ts). */
+export async function shareCnnClassifier (dir: string): Promise<Record<string, SharedArray>> {
+  return { weights: await readFileShared(join(dir, 'weights.bin')) }
+}
+
+/** The tensors of weights.bin by name: float16 ones as their bits (views of `bytes`), float32 ones decoded. */
+export function cnnTensors (
+  cfg: CnnConfig,
+  bytes: Uint8Array
+): Map<string, { shape: number[]; values: Uint16Array | Float32Array }> {
+  const out = new Map<string, { shape: number[]; values: Uint16Array | Float32Array }>()
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  let at = 0
+  for (const t of cfg.tensors) {
+    const n = t.shape.reduce((a, b) => a * b, 1)
+    const size = n * BYTES[t.dtype]
+    if (at + size > bytes.byteLength) throw new Error(`weights.bin ends inside ${t.name}`)
+    if (t.dtype === 'float16') {
+      if ((bytes.byteOffset + at) % 2 !== 0) throw new Error(`${t.name} is not 2-byte aligned`)
+      out.set(t.name, { shape: t.shape, values: new Uint16Array(bytes.buffer, bytes.byteOffset + at, n) })
+    } else {
+      const values = new Float32Array(n)
+      for (let i = 0; i < n; i++) values[i] = view.getFloat32(at + 4 * i, true)
+      out.set(t.name, { shape: t.shape, values })
+    }
+    at += size
+  }
+  if (at !== bytes.byteLength) throw new Error(`weights.bin has ${bytes.byteLength} bytes, weights.json names ${at}`)
+  return out
+}
+
+/** A text's label logits: the model's forward pass (the loader's predict applies the softmax). */
+export type CnnForward = (text: string) => Float64Array
+type Tensors = ReturnType<typeof cnnTensors>
+
+/** The forward pass of a text-cnn model from its configuration, tensors and the word-vector table. */
+export function cnnForward (cfg: CnnConfig, tensors: Tensors, vectors: WordVectors): CnnForward {
+  const get: CnnGetter = (name, dtype) => {
+    const t = tensors.get(name)
+    if (t === undefined || (dtype === 'float16') !== t.values instanceof Uint16Array) { throw new Error(`weights: no ${dtype} tensor ${name}`) }
+    return t
+  }
+  const bag = cfg.bag === undefined ? null : bagPart(cfg.bag, get)
+  const conv = cfg.widths.length === 0 ? null : convPart(cfg, get, vectors)
+  const mean = cfg.mean === undefined ? null : meanPart(cfg.mean, get, vectors)
+  const dim = bag?.width ?? 0
+  const convAt = dim
+  const meanAt = convAt + (conv?.width ?? 0)
+  const width = meanAt + (mean?.width ?? 0)
+  const outK = get('out.kernel', 'float32')
+  const outB = get('out.bias', 'float32').values
+  const labels = outK.shape[0] as number
+  if (outK.shape[1] !== width || outB.length !== labels) { throw new Error(`out.kernel is ${outK.shape.join(' x ')}, the features are ${width} wide`) }
+  const h = new Float64Array(width)
+  const K = outK.values
+  // the hot loops read what they capture into locals first: once several models share this code (each
+  // worker loads several), V8 no longer bakes one model's captured values into it, and a captured
+  // value read inside a loop is read again on every turn
+  return text => {
+    const H = h
+    const W = width
+    const Kc = K
+    const Bc = outB
+    bag?.run(text, H, 0)
+    conv?.run(text, H, convAt)
+    mean?.run(text, H, meanAt)
+    const z = new Float64Array(labels)
+    for (let c = 0; c < labels; c++) {
+      let s = Bc[c] as number
+      for (let d = 0, at = c * W; d < W; d++, at++) s += (H[d] as number) * (Kc[at] as number)
+      z[c] = s
+    }
+    return z
+  }
+}
+
+/** the mean of the float16 rows of the text's hashed n-grams (zeros for a text without any) */
+function bagPart (features: FeatureConfig, get: CnnGetter): { width: number; run: CnnPart } {
+  const lut = halves()
+  const bag = get('bag', 'float16')
+  const table = bag.values as Uint16Array
+  const dim = bag.shape[1] as number
+  if (bag.shape[0] !== features.buckets) { throw new Error(`the bag has ${bag.shape[0]} rows for ${features.buckets} buckets`) }
+  const ids = new Int32Array(Math.max(1, features.maxFeatures))
+  return {
+    width: dim,
+    run: (text, h, at) => {
+      const D = dim
+      const T = table
+      const L = lut
+      const I = ids
+      h.fill(0, at, at + D)
+      const n = featureIds(text, features, I)
+      for (let k = 0; k < n; k++) {
+        const row = (I[k] as number) * D
+        for (let d = 0; d < D; d++) h[at + d] = (h[at + d] as number) + (L[T[row + d] as number] as number)
+      }
+      // every feature weighs 1/n, as the trainer's EmbeddingBag was given
+      if (n > 0) {
+        const w = Math.fround(1 / n)
+        for (let d = 0; d < D; d++) h[at + d] = (h[at + d] as number) * w
+      }
+    }
+  }
+}
+
+/** the convolution over the text's tokens: per width, each filter's largest ReLU output over the windows */
+function convPart (cfg: CnnConfig, get: CnnGetter, vectors: WordVectors): { width: number; run: CnnPart } {
+  const { filters: F, widths, sequence: seq } = cfg
+  const input = tokenInput(cfg, get, vectors)
+  const R = input.width
+  // M[c][r]: row c = (width w, offset j, filter f), what a token at offset j of a window adds to filter f
+  const offsets: number[] = []
+  let C = 0
+  for (const k of widths) {
+    offsets.push(C)
+    C += k * F
+  }
+  const M = new Float32Array(R * C)
+  const bias = new Float32Array(widths.length * F)
+  widths.forEach((k, w) => {
+    const kernel = get(`conv${k}.kernel`, 'float32')
+    if (kernel.shape.join() !== [F, R, k].join()) { throw new Error(`conv${k}.kernel is ${kernel.shape.join(' x ')}, not ${F} x ${R} x ${k}`) }
+    const b = get(`conv${k}.bias`, 'float32').values
+    for (let f = 0; f < F; f++) {
+      bias[w * F + f] = b[f] as number
+      for (let r = 0; r < R; r++) {
+        for (let j = 0; j < k; j++) { M[((offsets[w] as number) + j * F + f) * R + r] = kernel.values[(f * R + r) * k + j] as number }
+      }
+    }
+  })
+  // the parts of the most frequent words (the table's first rows), each computed when a text first
+  // uses it: most tokens of a text are among them, and the pages of rows never used stay unallocated.
+  // Then those of every other token (rarer words, and the learned rows of tokens the table lacks:
+  // punctuation, user names...), each kept in its slot (id modulo RARE_SLOTS) until another token
+  // needs it: a token costs [vector dim x filters x sum of widths] multiplications when its parts are
+  // computed (about 40 us here), a sum of its parts when they are kept. After them, room for the parts
+  // of a text's tokens whose slot an earlier token of the same text holds, computed for each text
+  // (docs/performance.md: how a thread grows with the tokens it sees).
+  const common = Math.min(CACHED_WORDS, vectors.size)
+  const slots = common + RARE_SLOTS
+  const maxTokens = Math.max(1, seq.maxTokens)
+  const parts = new Float32Array((slots + maxTokens) * C)
+  const cached = new Uint8Array(common)
+  // the token whose parts each slot holds (-1: none), and the last text that read it
+  const rareRow = new Int32Array(RARE_SLOTS).fill(-1)
+  const rareText = new Float64Array(RARE_SLOTS).fill(-1)
+  let textNo = 0
+  // buffers reused by every text (a forward pass is synchronous): token ids, where each token's parts start
+  const tokens = new Int32Array(maxTokens)
+  const from = new Int32Array(maxTokens)
+  const z = new Float64Array(F)
+  const partsOf = (id: number, base: number) => {
+    const u = input.of(id)
+    const Mc = M
+    const P = parts
+    const Rc = R
+    const Cc = C
+    for (let c = 0, m = 0; c < Cc; c++) {
+      let s = 0
+      for (let r = 0; r < Rc; r++, m++) s += (u[r] as number) * (Mc[m] as number)
+      P[base + c] = s
+    }
+  }
+  return {
+    width: widths.length * F,
+    run: (text, h, at) => {
+      const n = sequenceIds(text, seq, vectors.row, vectors.size, tokens)
+      const Fc = F
+      const Cc = C
+      const P = parts
+      const Z = z
+      const Bc = bias
+      const From = from
+      const Tk = tokens
+      const me = ++textNo
+      for (let t = 0; t < n; t++) {
+        const id = Tk[t] as number
+        if (id >= common) {
+          // a rarer word or a learned row: its slot, unless an earlier token of this text holds it for another
+          const r = id % RARE_SLOTS
+          if (rareRow[r] === id) {
+            rareText[r] = me
+            From[t] = (common + r) * Cc
+            continue
+          }
+          if (rareText[r] === me) {
+            From[t] = (slots + t) * Cc
+            partsOf(id, From[t] as number)
+            continue
+          }
+          From[t] = (common + r) * Cc
+          partsOf(id, From[t] as number)
+          rareRow[r] = id
+          rareText[r] = me
+          continue
+        }
+        if (cached[id] === 0) {
+          partsOf(id, id * Cc)
+          cached[id] = 1
+        }
+        From[t] = id * Cc
+      }
+      for (let w = 0; w < widths.length; w++) {
+        const k = widths[w] as number
+        const out = at + w * Fc
+        const off = offsets[w] as number
+        // the maximum of ReLU outputs: 0 when every window is negative
+        for (let f = 0; f < Fc; f++) h[out + f] = 0
+        // windows t = 0 .. max(n - k, 0); tokens past the text's end are zero vectors
+        const windows = Math.max(n - k, 0) + 1
+        for (let t = 0; t < windows; t++) {
+          for (let f = 0; f < Fc; f++) Z[f] = Bc[w * Fc + f] as number
+          const last = Math.min(k, n - t)
+          for (let j = 0; j < last; j++) {
+            const base = (From[t + j] as number) + off + j * Fc
+            for (let f = 0; f < Fc; f++) Z[f] = (Z[f] as number) + (P[base + f] as number)
+          }
+          for (let f = 0; f < Fc; f++) if ((Z[f] as number) > (h[out + f] as number)) h[out + f] = Z[f] as number
+        }
+      }
+    }
+  }
+}
+
+/** softmax of a text's logits */
+export function softmax (z: Float64Array): number[] {
+  let max = -Infinity
+  for (const v of z) if (v > max) max = v
+  const e = Array.from(z, v => Math.exp(v - max))
+  const sum = e.reduce((a, b) => a + b, 0)
+  return e.map(v => v / sum)
+}
+
+/** a text's scores from its logits: the softmax, or for a model of independent scores a sigmoid per label */
+export function cnnScores (z: Float64Array, output: CnnConfig['output']): number[] {
+  return output === 'sigmoid' ? Array.from(z, v => 1 / (1 + Math.exp(-v))) : softmax(z)
+}
+
+export const loadCnnClassifier: ModelLoader = async (dir, manifest) => {
+  const cfg = JSON.parse(await readFile(join(dir, 'weights.json'), 'utf8')) as CnnConfig
+  const bytes = await shared(
+    dir,
+    'weights',
+    Uint8Array,
+    async () => new Uint8Array(await readFile(join(dir, 'weights.bin')))
+  )
+  const vectors = await loadSharedVectors(dir, cfg.vectors)
+  const forward = cnnForward(cfg, cnnTensors(cfg, bytes), vectors)
+  const labels = cfg.tensors.find(t => t.name === 'out.kernel')?.shape[0]
+  if (labels !== manifest.labels.length) { throw new Error(`${dir}: ${labels} outputs for ${manifest.labels.length} labels`) }
+  // calibration by input (lib/text/calibration.ts), when the manifest has it: each text's scores are
+  // rescaled by a temperature of its own (its token count and share of words with a word vector)
+  const byInput = inputCalibrationOf(manifest)
+  if (byInput !== undefined && byInput.bias.length !== labels) { throw new Error(`${dir}: the calibration by input has ${byInput.bias.length} label biases for ${labels} labels`) }
+  const shape = shapeConfig(cfg)
+  const multi = cfg.output === 'sigmoid'
+  const loaded: LoadedModel<string, number[]> = {
+    manifest,
+    predict: async texts => {
+      const out: number[][] = []
+      let since = performance.now()
+      for (let i = 0; i < texts.length; i++) {
+        if (performance.now() - since >= YIELD_MS) {
+          await new Promise<void>(resolve => setImmediate(resolve))
+          since = performance.now()
+        }
+        // a long text read in parts: its parts are found once, for the pass and for the calibration
+        const text = texts[i] as string
+        const parts = cfg.parts === undefined ? undefined : textParts(text, cfg.parts)
+        const p = cnnScores(parts === undefined ? forward(text) : meanOfParts(forward, parts), cfg.output)
+        out.push(
+          byInput === undefined ? p : recalibrate(p, inputShape(text, shape, vectors, parts?.length), byInput, multi)
+        )
+      }
+      return out
+    },
+    dispose: () => {}
+  }
+  return loaded
+}

@@ -1,0 +1,3 @@
+// npm run train -- emotion-multilingual: the non-English models share one script, training/recipes/multilingual.ts
+await import('./multilingual.js')
+export {}

@@ -1,0 +1,220 @@
+// npm run train -- target_sentiment: model-store/target_sentiment/1, the sentiment towards an
+// aspect of a text (negative, neutral, positive), trained on SemEval-2014 task 4 aspect terms
+// (restaurants and laptops, training files only; a fixed 1-in-5 hash of the sentence validates).
+// The embedding bag reads the text rewritten around the aspect (lib/text/aspect.ts); beside it, the
+// SIF-weighted mean of the shared word vectors of that same rewritten text, through ReLU units,
+// gives the words the aspect terms are too few to teach (laptops 0.66 -> 0.71 on validation).
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { aspectInput } from '../../lib/text/aspect.js'
+import { loadWordVectors } from '../../lib/text/words/vectors.js'
+import { isHeldOut, lines, need, type Labelled } from '../readers/data.js'
+import { predictAll, train, type Weights } from '../trainers/sparse-sgd.js'
+import { accuracy, argmax, confusion, macroF1 } from '../trainers/metrics.js'
+import { saveClassifier } from '../trainers/save-classifier.js'
+import { fitTemperatureOn } from '../calibration/temperature.js'
+import type { TextModelSpec, TextValidation } from '../trainers/text-model.js'
+
+const env = process.env
+const unescape = (s: string) =>
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
+
+/** aspect terms with 3-class polarity (conflict left out), split by a hash of their sentence */
+function absa (file: string): { train: Labelled[]; val: Labelled[] } {
+  const xml = readFileSync(need(`target-sentiment/semeval2014-absa/${file}`), 'utf8')
+  const out = { train: [] as Labelled[], val: [] as Labelled[] }
+  for (const s of xml.split('<sentence ').slice(1)) {
+    const text = unescape(/<text>([\s\S]*?)<\/text>/.exec(s)?.[1] ?? '')
+    const part = isHeldOut(text) ? out.val : out.train
+    for (const m of s.matchAll(/<aspectTerm term="[^"]*" polarity="(\w+)" from="(\d+)" to="(\d+)"\/>/g)) {
+      if (m[1] === 'conflict') continue
+      part.push({ text: aspectInput(text, { start: Number(m[2]), end: Number(m[3]) }), label: m[1] as string })
+    }
+  }
+  return out
+}
+
+// whole review sentences (no aspect marked) teach sentiment words the aspect terms are too few for
+const POLARITY = ['negative', 'positive']
+const sentences = (path: string): Labelled[] =>
+  lines(path).map(l => ({ label: POLARITY[Number(l.slice(0, 1))] as string, text: l.slice(2) }))
+const extra = sentences('sentiment/customer-reviews-hu-liu/custrev.all')
+const rest = absa('Restaurants_Train_v2.xml')
+const lap = absa('Laptop_Train_v2.xml')
+const LICENCE = 'research use (SemEval-2014 task 4 / META-SHARE terms; no licence in the files)'
+const metric = (baseline: string) => ({ name: 'accuracy (3 classes)', score: accuracy, baseline })
+/** the shared word-vector table, a folder below model-store (features.json names it for serving) */
+const VECTORS = 'word-vectors/1'
+
+export const TARGET_SENTIMENT: TextModelSpec = {
+  op: 'target_sentiment',
+  labels: ['negative', 'neutral', 'positive'],
+  description:
+    "Sentiment towards an aspect of a text (negative, neutral, positive): an embedding bag over the whole text plus the words of the aspect's clause and its neighbours, marked apart (lib/text/aspect.ts), beside the shared word vectors of the same words through ReLU units. Trained on SemEval-2014 task 4 aspect terms (restaurants, laptops).",
+  notes: '',
+  features: {
+    buckets: 1 << 16,
+    charNgrams: [],
+    wordBigrams: true,
+    maxFeatures: 2000,
+    maxChars: 3000,
+    vectors: VECTORS
+  },
+  train: {
+    dim: Number(env.TRAIN_DIM ?? 32),
+    epochs: Number(env.TRAIN_EPOCHS ?? 20),
+    lr: Number(env.TRAIN_LR ?? 0.2),
+    seed: 29,
+    balance: false,
+    hidden: Number(env.TRAIN_HIDDEN ?? 32)
+  },
+  rows: [...rest.train, ...lap.train, ...extra],
+  validation: [
+    {
+      name: 'semeval2014-absa restaurants',
+      split: 'hash 1/5 of Restaurants_Train_v2',
+      rows: rest.val,
+      metric: metric('target 0.75; published (test): IAN 0.786, ATAE-LSTM 0.772, majority 0.650')
+    },
+    {
+      name: 'semeval2014-absa laptops',
+      split: 'hash 1/5 of Laptop_Train_v2',
+      rows: lap.val,
+      metric: metric('target 0.68; published (test): IAN 0.721, ATAE-LSTM 0.687, majority 0.535')
+    },
+    {
+      name: 'semeval2014-absa restaurants',
+      split: 'hash 1/5 of Restaurants_Train_v2',
+      rows: rest.val,
+      metric: { name: 'macro F1', score: m => macroF1(m, [0, 1, 2]) }
+    },
+    {
+      name: 'semeval2014-absa laptops',
+      split: 'hash 1/5 of Laptop_Train_v2',
+      rows: lap.val,
+      metric: { name: 'macro F1', score: m => macroF1(m, [0, 1, 2]) }
+    }
+  ],
+  sources: [
+    {
+      name: 'SemEval-2014 task 4 restaurants (aspect terms)',
+      path: 'target-sentiment/semeval2014-absa',
+      licence: LICENCE,
+      split: 'Restaurants_Train_v2 minus the 1-in-5 hash',
+      rows: rest.train.length
+    },
+    {
+      name: 'SemEval-2014 task 4 laptops (aspect terms)',
+      path: 'target-sentiment/semeval2014-absa',
+      licence: LICENCE,
+      split: 'Laptop_Train_v2 minus the 1-in-5 hash',
+      rows: lap.train.length
+    },
+    {
+      name: 'Customer review sentences (Hu & Liu 2004)',
+      path: 'sentiment/customer-reviews-hu-liu',
+      licence: 'research use (no explicit licence)',
+      split: 'all',
+      rows: extra.length
+    }
+  ]
+}
+
+const NOTES =
+  "Version 1 overwritten: the text input (lib/text/aspect.ts) is unchanged; the word-vector input is named in features.json and computed by the loader (lib/text/bag/classifier.ts), as for the other classifiers that read the shared table. Validation: the aspect terms of a fixed 1-in-5 hash of the training sentences (no official dev split; the test files are held out). Conflict terms left out. The Hu & Liu customer review sentences (positive/negative, no aspect marked) are added as whole texts. Validation accuracy restaurants / laptops, mean of 5 seeds unless said: without the word vectors 0.731 / 0.660 (the previous model, 10 epochs, seed 29 0.738 / 0.658); word-vector mean straight into the softmax 0.741 / 0.697; through 32 ReLU units 0.741 / 0.709 (10 epochs), 0.744 / 0.712 (15), 0.748 / 0.706 (20, kept; seeds 29, 1, 2, 3, 4: 0.751, 0.742, 0.748, 0.749, 0.748 / 0.700, 0.708, 0.715, 0.700, 0.706); 16 or 64 units 0.739 / 0.705, 0.737 / 0.711; dim 16 or 64 0.739 / 0.711, 0.739 / 0.707; lr 0.1 or 0.4 0.722 / 0.685, 0.745 / 0.675. Tried and dropped: marked words twice or 4 times 0.734 / 0.713, 0.744 / 0.709 (4 times, 20 epochs, 3 seeds 0.749 / 0.696); window 3 or 6 words 0.736 / 0.712, 0.737 / 0.698; distance buckets for the window (l_/ll_) 0.728 / 0.684; the aspect's own words marked 0.742 / 0.708; the window again with distance-weighted repeats 0.738 / 0.702; the clause twice more 0.745 / 0.709; class-balanced loss (no vectors) 0.727 / 0.658; neutral weighted 1.3 or 1.6 0.745 / 0.703, 0.744 / 0.705; without the Hu & Liu sentences 0.719 / 0.671; more whole texts (3 seeds, 15 epochs): SST-5 0.734 / 0.677, SST-2 0.738 / 0.665, Amazon Alexa 0.741 / 0.692, Blitzer electronics 0.748 / 0.703; restaurant sentences labelled by their aspect categories (5 seeds) 0.737 / 0.703; an ensemble of 2 or 3 seeds (summed logits) 0.745 / 0.714, 0.747 / 0.710. The validation sets are small (682 / 527 terms): differences under about 0.02 are noise."
+
+/** a validation set's score for a model's answers */
+function scoreOn (v: TextValidation, predict: (texts: string[]) => number[][]): number {
+  const index = new Map(TARGET_SENTIMENT.labels.map((l, i) => [l, i]))
+  return v.metric.score(
+    confusion(
+      v.rows.map(r => index.get(r.label) as number),
+      predict(v.rows.map(r => r.text)).map(argmax),
+      TARGET_SENTIMENT.labels.length
+    )
+  )
+}
+
+if (
+  import.meta.filename === process.argv[1] ||
+  (process.argv[1]?.endsWith('train.ts') === true && process.argv[2] === 'target_sentiment')
+) {
+  const spec = TARGET_SENTIMENT
+  const vectors = await loadWordVectors(join(import.meta.dirname, '..', '..', 'model-store', VECTORS))
+  const cfg = spec.features
+  const opts = { ...spec.train, classes: spec.labels.length }
+  const id = (label: string) => spec.labels.indexOf(label)
+  const examples = (rows: Labelled[]) => rows.map(r => ({ text: r.text, label: id(r.label) }))
+  const predictWith = (w: Weights) => (texts: string[]) => predictAll(w, texts, cfg, vectors)
+  const primary = spec.validation[0]!
+  const raw = train(
+    examples(spec.rows),
+    cfg,
+    opts,
+    w => ({ name: primary.metric.name, value: scoreOn(primary, predictWith(w)) }),
+    vectors
+  )
+  // temperature and a bias per label on the calibration half of each domain's validation terms (each
+  // set once: the list names each twice, for two metrics)
+  const sets = [...new Map(spec.validation.map(v => [v.name, v])).values()].map(v => examples(v.rows))
+  const { weights, temperature, bias, rows: calibrationRows } = fitTemperatureOn(raw, sets, cfg, false, vectors)
+  process.stderr.write(
+    `  temperature ${temperature.toFixed(3)}, label biases ${bias.join(' ')} (fitted on ${calibrationRows} validation rows); before it: ${spec.validation.map(v => `${v.name} ${v.metric.name} ${scoreOn(v, predictWith(raw)).toFixed(4)}`).join(', ')}\n`
+  )
+  const metrics: Array<{ dataset: string; split: string; metric: string; value: number; baseline?: string }> =
+    spec.validation.map(v => ({
+      dataset: v.name,
+      split: v.split,
+      metric: v.metric.name,
+      value: Number(scoreOn(v, predictWith(weights)).toFixed(4)),
+      ...(v.metric.baseline === undefined ? {} : { baseline: v.metric.baseline })
+    }))
+  // leave one domain out: trained on the other domain's terms (and the review sentences) alone
+  if (env.TRAIN_LODO !== '0') {
+    for (const [v, without, rows] of [
+      [spec.validation[0]!, 'restaurants', lap.train],
+      [spec.validation[1]!, 'laptops', rest.train]
+    ] as const) {
+      process.stderr.write(`  leave out ${without}\n`)
+      const w = train(
+        examples([...rows, ...extra]),
+        cfg,
+        { ...opts, quiet: true },
+        () => ({ name: '', value: NaN }),
+        vectors
+      )
+      metrics.push({
+        dataset: v.name,
+        split: `${v.split}; trained without the ${without} terms (leave one domain out)`,
+        metric: v.metric.name,
+        value: Number(scoreOn(v, predictWith(w)).toFixed(4))
+      })
+    }
+  }
+  for (const m of metrics) process.stderr.write(`  ${m.dataset} ${m.split}: ${m.metric} = ${m.value}\n`)
+  if (env.TRAIN_DRY !== '1') {
+    const dir = env.TRAIN_OUT ?? join(import.meta.dirname, '..', '..', 'model-store', spec.op, '1')
+    const t = spec.train
+    const architecture = `fastText-style embedding bag (dim ${t.dim}, ${cfg.buckets} hashed buckets of word unigrams, bigrams; embedding table stored as float16) and the SIF-weighted mean of the shared word vectors (${VECTORS}, ${vectors.dim} dimensions, frozen) of the same input through ${t.hidden} ReLU units, into a softmax; ${t.epochs} epochs of SGD from lr ${t.lr}; ${spec.rows.length} training rows; logits divided by a temperature of ${temperature.toFixed(3)} plus a bias per label, fitted on half of each domain's validation terms.`
+    await saveClassifier(dir, weights, cfg, {
+      op: spec.op,
+      description: spec.description,
+      labels: spec.labels,
+      seed: t.seed,
+      sources: spec.sources,
+      notes: `${architecture} ${NOTES}`,
+      calibration: {
+        method: 'temperature scaling with a bias per label',
+        temperature: Number(temperature.toFixed(4)),
+        bias
+      },
+      metrics
+    })
+    process.stderr.write(`wrote ${dir}\n`)
+  }
+}
