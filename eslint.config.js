@@ -17,6 +17,9 @@ export default [
       'no-unmodified-loop-condition': 'off',
       // short objects on one line, longer ones laid out as they read best
       '@stylistic/object-property-newline': 'off',
+      // STYLE: lines under 120 columns, one statement a line
+      '@stylistic/max-len': ['error', { code: 120, tabWidth: 2 }],
+      '@stylistic/max-statements-per-line': ['error', { max: 1 }],
       'promise/param-names': ['error', { resolvePattern: '^_?resolve', rejectPattern: '^_?reject$' }]
     }
   },

@@ -59,7 +59,9 @@ async function build (dir: string, env: Record<string, string>): Promise<Fastify
 const payload = new URLSearchParams({ api_key: KEY, text: 'great phone, love it' }).toString()
 type Variant = { name: string; app: FastifyInstance; origin: string | null; times: number[] }
 const variants: Variant[] = []
-if (args.base !== undefined) { variants.push({ name: `before (${args.base})`, app: await build(resolve(args.base), {}), origin: null, times: [] }) }
+if (args.base !== undefined) {
+  variants.push({ name: `before (${args.base})`, app: await build(resolve(args.base), {}), origin: null, times: [] })
+}
 const withCors = await build(here, { CORS_ORIGINS: ORIGIN })
 variants.push({ name: 'off (CORS_ORIGINS unset)', app: await build(here, {}), origin: null, times: [] })
 variants.push({ name: 'listed Origin (CORS headers answered)', app: withCors, origin: ORIGIN, times: [] })
@@ -74,7 +76,9 @@ async function batch (v: Variant, n: number): Promise<number> {
   for (let i = 0; i < n; i++) {
     const res = await v.app.inject({ method: 'POST', url: '/v4/sentiment', headers, payload })
     if (res.statusCode !== 200) throw new Error(`${v.name}: ${res.statusCode} ${res.body}`)
-    if ((res.headers['access-control-allow-origin'] !== undefined) !== (v.origin !== null && v.app === withCors)) { throw new Error(`${v.name}: unexpected CORS headers`) }
+    if ((res.headers['access-control-allow-origin'] !== undefined) !== (v.origin !== null && v.app === withCors)) {
+      throw new Error(`${v.name}: unexpected CORS headers`)
+    }
   }
   const used = process.cpuUsage(t0)
   return (used.user + used.system) / n

@@ -11,7 +11,9 @@ import { serverOptions } from '../options.js'
 
 const N = Number(process.env.BENCH_N ?? 2000)
 const store = mkdtempSync(join(tmpdir(), 'lang-bench-'))
-for (const m of ['language_detection', 'sentiment']) { symlinkSync(join(import.meta.dirname, '..', 'model-store', m), join(store, m), 'dir') }
+for (const m of ['language_detection', 'sentiment']) {
+  symlinkSync(join(import.meta.dirname, '..', 'model-store', m), join(store, m), 'dir')
+}
 const config = loadConfig({
   API_KEYS: 'bench-key-0123456789',
   DATA_DIR: store,

@@ -91,7 +91,9 @@ function descendants (pid: number): number[] {
     if (!/^\d+$/.test(d)) continue
     try {
       const stat = readFileSync(`/proc/${d}/stat`, 'utf8')
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) { out.push(Number(d), ...descendants(Number(d))) }
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) {
+        out.push(Number(d), ...descendants(Number(d)))
+      }
     } catch {}
   }
   return out
@@ -103,7 +105,9 @@ function form (fields: Record<string, string>): string {
 function multipart (fields: Record<string, string>, file?: Buffer): { body: Buffer; type: string } {
   const b = 'loadtestboundary'
   const parts: Buffer[] = []
-  for (const [k, v] of Object.entries(fields)) { parts.push(Buffer.from(`--${b}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)) }
+  for (const [k, v] of Object.entries(fields)) {
+    parts.push(Buffer.from(`--${b}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`))
+  }
   if (file !== undefined) {
     parts.push(
       Buffer.from(`--${b}\r\nContent-Disposition: form-data; name="file"; filename="file"\r\n\r\n`),
@@ -231,7 +235,9 @@ if (service === undefined) {
   servicePid = s.proc.pid
   if (redisUrl === 'start') {
     const r = await startRedis()
-    if (r === null) { throw new Error('--redis: redis-server did not start (is it installed? apt-get install -y redis-server)') }
+    if (r === null) {
+      throw new Error('--redis: redis-server did not start (is it installed? apt-get install -y redis-server)')
+    }
     procs.push(r.proc)
     redisUrl = r.url
   }

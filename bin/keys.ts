@@ -25,7 +25,9 @@ function limit (v: string | undefined, name: string, fallback: number | null, po
   if (v === undefined) return fallback
   if (v === 'none' || v === 'unlimited') return null
   const n = Number(v)
-  if (!Number.isFinite(n) || n < 0 || (positive && n === 0) || (!positive && !Number.isInteger(n))) { fail(`--${name} must be ${positive ? 'a positive number' : 'a non-negative integer'} or "none", got "${v}"`) }
+  if (!Number.isFinite(n) || n < 0 || (positive && n === 0) || (!positive && !Number.isInteger(n))) {
+    fail(`--${name} must be ${positive ? 'a positive number' : 'a non-negative integer'} or "none", got "${v}"`)
+  }
   return n
 }
 

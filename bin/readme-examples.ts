@@ -39,10 +39,14 @@ export function findExamples (text: string): Example[] {
   for (let i = 0; i < lines.length; i++) {
     const m = MARKER.exec(lines[i]!)
     if (m === null) continue
-    if (lines[i + 1]?.trim() !== '```sh') { throw new Error(`README line ${i + 2}: an example marker must be followed by a \`\`\`sh block`) }
+    if (lines[i + 1]?.trim() !== '```sh') {
+      throw new Error(`README line ${i + 2}: an example marker must be followed by a \`\`\`sh block`)
+    }
     const line = i + 2
     const command = lines[line] ?? ''
-    if (!command.startsWith('curl ')) { throw new Error(`README line ${line + 1}: an example's first line must be a curl command`) }
+    if (!command.startsWith('curl ')) {
+      throw new Error(`README line ${line + 1}: an example's first line must be a curl command`)
+    }
     let n = 0
     while (lines[line + 1 + n]?.startsWith('# ') === true) n++
     const shown = lines
@@ -107,7 +111,9 @@ export function parseCurl (command: string): Request {
 function multipartBody (req: Request): { payload: Buffer; headers: Record<string, string> } {
   const boundary = 'readmeExampleBoundary'
   const chunks: Buffer[] = []
-  for (const [name, value] of req.form) { chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)) }
+  for (const [name, value] of req.form) {
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`))
+  }
   for (const [name, path] of req.files) {
     chunks.push(
       Buffer.from(
@@ -125,7 +131,9 @@ function multipartBody (req: Request): { payload: Buffer; headers: Record<string
 export function rounded (value: unknown): unknown {
   if (typeof value === 'number') return Number.isInteger(value) ? value : Math.round(value * 100) / 100
   if (Array.isArray(value)) return value.map(rounded)
-  if (value !== null && typeof value === 'object') { return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rounded(v)])) }
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rounded(v)]))
+  }
   return value
 }
 

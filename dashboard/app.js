@@ -23,8 +23,12 @@ async function call (path, body, opts = {}) {
 function show (view) {
   const signedIn = key() !== null
   $('#signin').hidden = signedIn || view === 'operator'
-  for (const v of document.querySelectorAll('.view')) { v.hidden = v.id !== `view-${view}` || (view !== 'operator' && !signedIn) }
-  for (const b of document.querySelectorAll('nav button')) { b.setAttribute('aria-current', b.dataset.view === view ? 'page' : 'false') }
+  for (const v of document.querySelectorAll('.view')) {
+    v.hidden = v.id !== `view-${view}` || (view !== 'operator' && !signedIn)
+  }
+  for (const b of document.querySelectorAll('nav button')) {
+    b.setAttribute('aria-current', b.dataset.view === view ? 'page' : 'false')
+  }
   sessionStorage.setItem('view', view)
   if (view === 'usage' && signedIn) void loadUsage()
 }

@@ -65,7 +65,7 @@ for (const info of await scanStore(store)) {
     // NONE: a text no label fits (independent per-label scores)
     const gold = v.rows.map(r => index.get(r.label) ?? -1)
     if (isEveryday(v.name)) {
-      (answers[info.name] ??= []).push(
+      ;(answers[info.name] ??= []).push(
         ...v.rows.map((r, i) => ({
           text: r.text,
           gold: r.label,
@@ -123,7 +123,9 @@ for (const info of await scanStore(store)) {
   }
   model.dispose()
 }
-if (only === undefined || only === 'facial_emotion' || only === 'object_recognizer') { rows.push(...(await evaluateImages(s => process.stderr.write(s + '\n')))) }
+if (only === undefined || only === 'facial_emotion' || only === 'object_recognizer') {
+  rows.push(...(await evaluateImages(s => process.stderr.write(s + '\n'))))
+}
 
 const header = '| model | validation data | metric | value | baseline |\n|---|---|---|---:|---|'
 const table = [

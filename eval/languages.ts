@@ -13,7 +13,14 @@ import { loadLanguageId, routeLanguage, type Detection } from '../lib/text/langi
 import { DATASETS } from '../training/readers/data.js'
 import { argmax, confusion, ece, macroF1 } from '../training/trainers/metrics.js'
 import { languageCalibrationOf, recalibrateLanguage } from '../lib/text/calibration.js'
-import { umsab, UMSAB_LANGS, XED_EMOTION, XED_POLARITY, xedRows, type LangRow } from '../training/readers/multilingual.js'
+import {
+  umsab,
+  UMSAB_LANGS,
+  XED_EMOTION,
+  XED_POLARITY,
+  xedRows,
+  type LangRow
+} from '../training/readers/multilingual.js'
 import type { EvalRow } from './images.js'
 import { everydayLanguages, EVERYDAY_LANGS } from '../training/heads/languages.js'
 import { calibrationRow, heldHalf, pooledCalibrationRow, type CalibrationHalf } from './calibration.js'

@@ -78,9 +78,13 @@ export function asText (s: Sentence): { text: string; gold: string[] } {
       s.labels[end] !== 0 &&
       !isBegin(s.labels[end] as number) &&
       typeOf(s.labels[end] as number) === typeOf(y)
-    ) { end++ }
+    ) {
+      end++
+    }
     const category = CATEGORY[TYPES[typeOf(y)] as string]
-    if (category !== undefined) { gold.push(`${starts[t]}:${(starts[end - 1] as number) + (s.words[end - 1] as string).length}:${category}`) }
+    if (category !== undefined) {
+      gold.push(`${starts[t]}:${(starts[end - 1] as number) + (s.words[end - 1] as string).length}:${category}`)
+    }
     t = end
   }
   return { text, gold }

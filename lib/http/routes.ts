@@ -314,7 +314,9 @@ export function imageOperation<Reply extends TSchema> (fastify: FastifyInstance,
       if (hasFile) {
         if (Array.isArray(body.file)) throw new Errors.RepeatedField('file', body.file.length)
         if (!isUploadedFile(body.file)) throw new Errors.FieldType('file', 'an uploaded file (multipart/form-data)')
-        if (body.file.data.length > fastify.config.imageMaxBytes) { throw new Errors.ImageTooLarge(`${fastify.config.imageMaxBytes} bytes`) }
+        if (body.file.data.length > fastify.config.imageMaxBytes) {
+          throw new Errors.ImageTooLarge(`${fastify.config.imageMaxBytes} bytes`)
+        }
         if (sniffImage(body.file.data) === null) throw new Errors.UnsupportedImage('')
         delete body.url
       } else {

@@ -39,7 +39,9 @@ export async function decodeImage (bytes: Buffer, maxPixels: number, maxSide: nu
   let originalHeight: number
   if (format === 'bmp') {
     const { width, height } = bmpSize(bytes)
-    if (width * height > maxPixels) { throw new ImageError('too-large', `the image has ${width * height} pixels; the limit is ${maxPixels}`) }
+    if (width * height > maxPixels) {
+      throw new ImageError('too-large', `the image has ${width * height} pixels; the limit is ${maxPixels}`)
+    }
     let img: { width: number; height: number; data: Buffer }
     try {
       img = bmp.decode(bytes)
@@ -64,7 +66,9 @@ export async function decodeImage (bytes: Buffer, maxPixels: number, maxSide: nu
       throw new ImageError('unsupported', `the ${format} image does not decode`)
     }
     const pixels = (meta.width ?? 0) * (meta.height ?? 0)
-    if (pixels > maxPixels) { throw new ImageError('too-large', `the image has ${pixels} pixels; the limit is ${maxPixels}`) }
+    if (pixels > maxPixels) {
+      throw new ImageError('too-large', `the image has ${pixels} pixels; the limit is ${maxPixels}`)
+    }
     if (pixels === 0) throw new ImageError('unsupported', `the ${format} image has no pixels`)
     input = sharp(bytes, { limitInputPixels: maxPixels, failOn: 'error' }).rotate()
     const swap = (meta.orientation ?? 1) >= 5

@@ -194,7 +194,9 @@ export function createImageFetcher (opts: FetchImageOptions): (url: string) => P
     }
     for (let hop = 0; ; hop++) {
       if (url.protocol !== 'https:') throw new Errors.UrlNotHttps()
-      if (url.username !== '' || url.password !== '') { throw new Errors.UrlFetch('addresses with credentials are not fetched') }
+      if (url.username !== '' || url.password !== '') {
+        throw new Errors.UrlFetch('addresses with credentials are not fetched')
+      }
       let res: { redirect: string } | { body: Buffer }
       try {
         res = await once(url, deadline, stop)

@@ -74,7 +74,9 @@ export class ImagePool extends WorkerPool<Slot, ImageReply> {
     slot.busy = null
     if (p === null) return
     if ('result' in msg) p.resolve(msg.result)
-    else if (msg.error.kind === 'too-large') { p.reject(new Errors.ImageTooLarge(msg.error.message.replace(/^.*the limit is /, '') + ' pixels')) } else if (msg.error.kind === 'unsupported') p.reject(new Errors.UnsupportedImage(` (${msg.error.message})`))
+    else if (msg.error.kind === 'too-large') {
+      p.reject(new Errors.ImageTooLarge(msg.error.message.replace(/^.*the limit is /, '') + ' pixels'))
+    } else if (msg.error.kind === 'unsupported') p.reject(new Errors.UnsupportedImage(` (${msg.error.message})`))
     else p.reject(new Error(msg.error.message))
   }
 

@@ -79,7 +79,9 @@ export function parseRedisUrl (url: string): RedisTarget {
       )
     }
     const db = params.get('db')
-    if (db !== null && !/^\d+$/.test(db)) { throw new Error(`REDIS_URL (redis+sentinel): db must be an integer, got "${db}"`) }
+    if (db !== null && !/^\d+$/.test(db)) {
+      throw new Error(`REDIS_URL (redis+sentinel): db must be an integer, got "${db}"`)
+    }
     const sp = params.get('sentinelPassword')
     return {
       mode: 'sentinel',
@@ -94,7 +96,9 @@ export function parseRedisUrl (url: string): RedisTarget {
     }
   }
   if (scheme === 'redis+cluster') {
-    if (path !== '' && path !== '/') { throw new Error('REDIS_URL (redis+cluster): a cluster has no databases; remove the path') }
+    if (path !== '' && path !== '/') {
+      throw new Error('REDIS_URL (redis+cluster): a cluster has no databases; remove the path')
+    }
     return { mode: 'cluster', nodes: hosts(hostList, scheme, 6379), options: creds, wait: waitParam(params, 0) }
   }
   throw new Error(`REDIS_URL: unknown scheme "${scheme}" (redis, rediss, redis+sentinel, redis+cluster)`)

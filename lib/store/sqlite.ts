@@ -220,7 +220,9 @@ export class SqliteStore implements Store {
   /** Runs `run` in the transaction that commits the open group (GATHER_TURNS). */
   private write<T>(run: (g: Group) => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      if (this.pending.push({ run, resolve: resolve as (v: unknown) => void, reject }) === 1) { this.commitAfter(this.gatherTurns) }
+      if (this.pending.push({ run, resolve: resolve as (v: unknown) => void, reject }) === 1) {
+        this.commitAfter(this.gatherTurns)
+      }
     })
   }
 

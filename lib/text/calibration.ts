@@ -146,7 +146,9 @@ export function languageTemperature (params: LanguageCalibration | undefined, la
 export function languageCalibrationProblem (params: LanguageCalibration, multiLabel: boolean): string | undefined {
   const bad = Object.entries(params.temperature).find(([, T]) => typeof T !== 'number' || !Number.isFinite(T) || T <= 0)
   if (bad !== undefined) return `the calibration by language has temperature ${String(bad[1])} for ${bad[0]}`
-  if (params.multiLabel !== multiLabel) { return `the calibration by language is for ${params.multiLabel ? 'independent' : 'softmax'} scores` }
+  if (params.multiLabel !== multiLabel) {
+    return `the calibration by language is for ${params.multiLabel ? 'independent' : 'softmax'} scores`
+  }
   return undefined
 }
 

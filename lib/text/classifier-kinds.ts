@@ -41,6 +41,8 @@ export const classifierLoader = (kind: string): ModelLoader | undefined => LOADE
 /** the loader of a text classifier's kind; throws for a model of another kind */
 export function loaderOfClassifier (kind: string): ModelLoader {
   const load = LOADERS[kind]
-  if (load === undefined) { throw new Error(`a model of kind ${kind} is not a text classifier (${Object.keys(LOADERS).join(', ')})`) }
+  if (load === undefined) {
+    throw new Error(`a model of kind ${kind} is not a text classifier (${Object.keys(LOADERS).join(', ')})`)
+  }
   return load
 }

@@ -114,7 +114,9 @@ export default fp(
       if (rc.auth !== true) return
       const raw = (req.body as Record<string, unknown> | undefined)?.api_key
       let refused: Error | null = null
-      if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) { refused = new Errors.MissingApiKey() } else if (Array.isArray(raw) && !isJson(req)) refused = new Errors.RepeatedField('api_key', raw.length)
+      if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) {
+        refused = new Errors.MissingApiKey()
+      } else if (Array.isArray(raw) && !isJson(req)) refused = new Errors.RepeatedField('api_key', raw.length)
       else if (typeof raw !== 'string') refused = new Errors.ApiKeyType()
       else {
         req.apiKey = await fastify.lookupKey(raw.trim())

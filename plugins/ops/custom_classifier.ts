@@ -34,14 +34,18 @@ function parse (raw: unknown): { labels: ZeroShotLabel[]; keyed: boolean } {
   } else if (typeof v === 'object' && v !== null) {
     labels = Object.entries(v).map(([name, kw]) => {
       const list = typeof kw === 'string' ? [kw] : kw
-      if (!Array.isArray(list) || !list.every(k => typeof k === 'string')) { throw new Errors.InvalidField(`${SHAPE}; the keywords of "${name}" must be a list of strings.`) }
+      if (!Array.isArray(list) || !list.every(k => typeof k === 'string')) {
+        throw new Errors.InvalidField(`${SHAPE}; the keywords of "${name}" must be a list of strings.`)
+      }
       if (list.length > MAX_KEYWORDS) {
         throw new Errors.InvalidField(
           `The label "${name}" has ${list.length} keywords; at most ${MAX_KEYWORDS} are allowed.`
         )
       }
       const long = list.find(k => k.length > MAX_LABEL_CHARS)
-      if (long !== undefined) { throw new Errors.InvalidField(`A keyword of "${name}" is longer than ${MAX_LABEL_CHARS} characters.`) }
+      if (long !== undefined) {
+        throw new Errors.InvalidField(`A keyword of "${name}" is longer than ${MAX_LABEL_CHARS} characters.`)
+      }
       return { name: name.trim(), keywords: list.map(k => k.trim()).filter(k => k !== '') }
     })
   } else {
@@ -58,8 +62,12 @@ function parse (raw: unknown): { labels: ZeroShotLabel[]; keyed: boolean } {
   // a label given twice is answered once (the Node client's own example repeats one)
   const seen = new Set<string>()
   labels = labels.filter(l => !seen.has(l.name) && seen.add(l.name) !== undefined)
-  if (labels.length < 2) { throw new Errors.InvalidField(`category must hold at least 2 different labels; it has ${labels.length}.`) }
-  if (labels.length > MAX_LABELS) { throw new Errors.InvalidField(`category holds at most ${MAX_LABELS} labels; it has ${labels.length}.`) }
+  if (labels.length < 2) {
+    throw new Errors.InvalidField(`category must hold at least 2 different labels; it has ${labels.length}.`)
+  }
+  if (labels.length > MAX_LABELS) {
+    throw new Errors.InvalidField(`category holds at most ${MAX_LABELS} labels; it has ${labels.length}.`)
+  }
   return { labels, keyed }
 }
 

@@ -32,7 +32,9 @@ const similarity: FastifyPluginAsyncTypebox = async fastify => {
       const body = req.body as Fields
       for (const name of ['text_1', 'text_2']) {
         const t = body[name]
-        if (Array.isArray(t)) { throw new Errors.ArrayOnSingle(name, 'similarity (which has no batch path; send one pair)') }
+        if (Array.isArray(t)) {
+          throw new Errors.ArrayOnSingle(name, 'similarity (which has no batch path; send one pair)')
+        }
         if (typeof t === 'string') {
           if (t.length > config.textMaxChars) throw new Errors.TextTooLong(name, config.textMaxChars)
           if (t.trim() !== '' && wordCount(t) < 2) throw new Errors.TooFewWords(name)

@@ -21,7 +21,9 @@ type Body = TextFields<typeof TargetSentimentBody>
 
 function aspectOf (body: Body): string {
   const { aspect, entity } = body
-  if (aspect !== undefined && entity !== undefined && aspect !== entity) { throw new Errors.InvalidField('Send the aspect once: aspect and entity differ.') }
+  if (aspect !== undefined && entity !== undefined && aspect !== entity) {
+    throw new Errors.InvalidField('Send the aspect once: aspect and entity differ.')
+  }
   const a = aspect ?? entity
   if (a === undefined) throw new Errors.MissingField('aspect (or entity)')
   return a.trim()
@@ -44,7 +46,7 @@ async function run (texts: string[], body: Body, model: LoadedModel<any, any>): 
   return spans.map(found => {
     const mean = SENTIMENT_LABELS.map(() => 0)
     for (let j = 0; j < found.length; j++) {
-      (rows[k++] as number[]).forEach((p, c) => {
+      ;(rows[k++] as number[]).forEach((p, c) => {
         mean[c]! += p / found.length
       })
     }

@@ -77,7 +77,9 @@ t.test('the Deployment, Service, HPA, PDB and Secret agree with each other and t
     t.equal(e.valueFrom.secretKeyRef.name, 'otia-secrets')
     t.ok(e.valueFrom.secretKeyRef.key in (secret.stringData ?? {}), `${e.name} is in the Secret`)
   }
-  for (const k of ['requests', 'limits']) { t.ok(c.resources[k].cpu !== undefined && c.resources[k].memory !== undefined, `${k} set`) }
+  for (const k of ['requests', 'limits']) {
+    t.ok(c.resources[k].cpu !== undefined && c.resources[k].memory !== undefined, `${k} set`)
+  }
   t.ok(
     c.startupProbe.periodSeconds * c.startupProbe.failureThreshold >= 120,
     'the start-up probe allows the model warm-up'

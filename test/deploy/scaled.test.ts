@@ -82,6 +82,10 @@ t.test(
 /** sentiment requests a replica has answered, from its Prometheus metrics */
 function served (metrics: string): number {
   let n = 0
-  for (const m of metrics.matchAll(/^http_request_duration_seconds_count\{[^}]*route="\/v4\/sentiment"[^}]*\} (\d+)/gm)) { n += Number(m[1]) }
+  for (const m of metrics.matchAll(
+    /^http_request_duration_seconds_count\{[^}]*route="\/v4\/sentiment"[^}]*\} (\d+)/gm
+  )) {
+    n += Number(m[1])
+  }
   return n
 }

@@ -138,7 +138,9 @@ async function check (app: Awaited<ReturnType<typeof build>>, req: Req): Promise
   }
   if (res.statusCode >= 400) {
     const b = body as Record<string, unknown>
-    if (b.code !== res.statusCode || typeof b.error !== 'string' || typeof b.message !== 'string') { throw new Error(`bad error body ${res.body.slice(0, 200)}`) }
+    if (b.code !== res.statusCode || typeof b.error !== 'string' || typeof b.message !== 'string') {
+      throw new Error(`bad error body ${res.body.slice(0, 200)}`)
+    }
   }
   return true
 }

@@ -69,7 +69,9 @@ t.test('a served request, a 403 and a 429 each cost one EVALSHA; a 429 charges n
 
   const single = await count(async () => {
     const codes: number[] = []
-    for (let i = 0; i < 10; i++) { codes.push((await post(app, '/v4/sentiment', { api_key: KEY, text: `good text ${i}` })).statusCode) }
+    for (let i = 0; i < 10; i++) {
+      codes.push((await post(app, '/v4/sentiment', { api_key: KEY, text: `good text ${i}` })).statusCode)
+    }
     return codes
   })
   t.same(single.value, Array(10).fill(200), 'ten single texts served')
@@ -77,7 +79,9 @@ t.test('a served request, a 403 and a 429 each cost one EVALSHA; a 429 charges n
 
   const batch = await count(async () => {
     const codes: number[] = []
-    for (let i = 0; i < 4; i++) { codes.push((await post(app, '/v4/sentiment_batch', { api_key: KEY, text: '["a b","c d","e f"]' })).statusCode) }
+    for (let i = 0; i < 4; i++) {
+      codes.push((await post(app, '/v4/sentiment_batch', { api_key: KEY, text: '["a b","c d","e f"]' })).statusCode)
+    }
     return codes
   })
   t.same(batch.value, [200, 200, 200, 403], 'batches of 3 served until the quota of 22 (1 + 10 + 3 x 3 = 20 used)')

@@ -46,7 +46,9 @@ export async function calibrateLanguages (
   log: (s: string) => void = s => process.stderr.write(s + '\n')
 ): Promise<LanguageCalibration> {
   const validation = LANGUAGE_CALIBRATED[op]
-  if (validation === undefined) { throw new Error(`no multilingual model ${op} (${Object.keys(LANGUAGE_CALIBRATED).join(', ')})`) }
+  if (validation === undefined) {
+    throw new Error(`no multilingual model ${op} (${Object.keys(LANGUAGE_CALIBRATED).join(', ')})`)
+  }
   const path = join(dir, 'manifest.json')
   const manifest = JSON.parse(await readFile(path, 'utf8')) as ModelManifest & { calibration?: Record<string, unknown> }
   const { byLanguage: _old, ...rest } = manifest.calibration ?? {}

@@ -148,7 +148,9 @@ export function isear (part: Split): Labelled[] {
       text.length < 4 ||
       /^\[.*\]$/.test(text) ||
       /^(none|nothing|not applicable|no response)\.?$/i.test(text)
-    ) { continue }
+    ) {
+      continue
+    }
     out.push({ text, label })
   }
   return hashSplit(out, part)
@@ -245,9 +247,13 @@ export function iabTier1 (version: '3.1' | '2.2' = '3.1'): IabTier1[] {
   const rows = records(readText(`taxonomy/iab-content-taxonomy/Content_Taxonomy_${version}.tsv`), '\t').slice(2)
   const tier1 = new Map<string, IabTier1>()
   for (const f of rows) {
-    if ((f[1] ?? '').trim() === '' && (f[0] ?? '').trim() !== '') { tier1.set(f[0]!.trim(), { id: f[0]!.trim(), name: (f[2] ?? '').trim(), tier2: [] }) }
+    if ((f[1] ?? '').trim() === '' && (f[0] ?? '').trim() !== '') {
+      tier1.set(f[0]!.trim(), { id: f[0]!.trim(), name: (f[2] ?? '').trim(), tier2: [] })
+    }
   }
-  for (const f of rows) { tier1.get((f[1] ?? '').trim())?.tier2.push({ id: (f[0] ?? '').trim(), name: (f[2] ?? '').trim() }) }
+  for (const f of rows) {
+    tier1.get((f[1] ?? '').trim())?.tier2.push({ id: (f[0] ?? '').trim(), name: (f[2] ?? '').trim() })
+  }
   return [...tier1.values()]
 }
 

@@ -145,7 +145,9 @@ export function xedTexts (lang: string, split: 'train' | 'val'): string[] {
   const { val, dropped } = xedSplit()
   const v = val.get(lang)
   const d = dropped.get(lang)
-  if (v === undefined || d === undefined) { throw new Error(`XED ${lang} is not one of the split's languages (${XED_SPLIT_LANGS.join(', ')})`) }
+  if (v === undefined || d === undefined) {
+    throw new Error(`XED ${lang} is not one of the split's languages (${XED_SPLIT_LANGS.join(', ')})`)
+  }
   return [...new Set(xed(lang).map(r => r.text))].filter(t => v.has(t) === (split === 'val') && !d.has(t))
 }
 
@@ -167,7 +169,9 @@ export function xedRows (lang: string, map: Record<string, string>, split: 'trai
   const { val, dropped } = xedSplit()
   const v = val.get(lang)
   const d = dropped.get(lang)
-  if (v === undefined || d === undefined) { throw new Error(`XED ${lang} is not one of the split's languages (${XED_SPLIT_LANGS.join(', ')})`) }
+  if (v === undefined || d === undefined) {
+    throw new Error(`XED ${lang} is not one of the split's languages (${XED_SPLIT_LANGS.join(', ')})`)
+  }
   const out: LangRow[] = []
   for (const { text, emotions } of xed(lang)) {
     if (v.has(text) !== (split === 'val') || d.has(text)) continue

@@ -375,7 +375,9 @@ export function constrainedGold (
   for (let t = 0; t < n; t++) {
     const g = labels[t] as number
     const open = g === 0 && free[t] === 1
-    for (let y = 0; y < NUM_LABELS; y++) { work[t * NUM_LABELS + y] = open || y === g ? (E[t * NUM_LABELS + y] as number) : -1e30 }
+    for (let y = 0; y < NUM_LABELS; y++) {
+      work[t * NUM_LABELS + y] = open || y === g ? (E[t * NUM_LABELS + y] as number) : -1e30
+    }
   }
   return viterbi(work, T, n, out, sc)
 }

@@ -56,7 +56,9 @@ export function sstPhrases (
       .toLowerCase()
       .split(/\s+/)
       .filter(w => w !== '')
-    for (let a = 0; a < t.length; a++) { for (let b = a + minTokens; b <= t.length; b++) inside.add(t.slice(a, b).join(' ')) }
+    for (let a = 0; a < t.length; a++) {
+      for (let b = a + minTokens; b <= t.length; b++) inside.add(t.slice(a, b).join(' '))
+    }
   }
   const seen = new Map<string, Labelled & { grade: number; tokens: number; root: boolean }>()
   for (const line of fetched('sst-trees/train.txt').split('\n')) {

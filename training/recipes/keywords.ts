@@ -59,7 +59,9 @@ order.forEach((docIndex, k) => {
   fold[docIndex] = k % FOLDS
 })
 const foldTables: KeywordTables[] = []
-for (let f = 0; f < FOLDS; f++) { foldTables.push(buildTables(train.filter((d, i) => fold[i] !== f && TABLE_SETS.includes(d.set)))) }
+for (let f = 0; f < FOLDS; f++) {
+  foldTables.push(buildTables(train.filter((d, i) => fold[i] !== f && TABLE_SETS.includes(d.set))))
+}
 
 const learners = train.map((d, i) => ({ d, i })).filter(({ d }) => SETS.includes(d.set))
 const rows: Float32Array[] = []

@@ -202,7 +202,9 @@ function crossValidate (
   const t1 = performance.now()
   const gold = cv.read().map(retok)
   const folds = foldsOf(cv.groups(), cv.folds, SEED)
-  if (folds.length !== gold.length) { throw new Error(`${cv.name}: ${folds.length} source lines for ${gold.length} sentences`) }
+  if (folds.length !== gold.length) {
+    throw new Error(`${cv.name}: ${folds.length} source lines for ${gold.length} sentences`)
+  }
   const epochs = Number(env.NER_EPOCHS ?? spec.epochs)
   log(
     `ner ${lang}: ${silver.length} silver training sentences; ${gold.length} ${cv.name} sentences (x${cv.repeat} in training, x${cv.lexiconWeight} in the lexicon${cv.adapt ? ', target-domain weights' : ''}), ${cv.folds}-fold cross-validation, ${epochs} epochs`
@@ -347,7 +349,9 @@ function saveLanguage (
   if (nouns === undefined) return
   weight({ name: `${lang}/nouns`, shape: [nouns.hashes.length], dtype: 'int32' }, nouns.hashes)
   if (nouns.names !== undefined) {
-    for (const k of NAME_KINDS) { weight({ name: `${lang}/names-${k}`, shape: [nouns.names[k].length], dtype: 'int32' }, nouns.names[k]) }
+    for (const k of NAME_KINDS) {
+      weight({ name: `${lang}/names-${k}`, shape: [nouns.names[k].length], dtype: 'int32' }, nouns.names[k])
+    }
   }
 }
 const metrics: Array<{ dataset: string; split: string; metric: string; value: number; baseline: string }> = []

@@ -131,7 +131,9 @@ const sets: ExportSet[] = [
   ...data.validation.map((v, i) => ({ name: VAL[i] as string, rows: v.rows })),
   { name: 'probe', rows: PROBES.map(text => ({ text, label: 'Non-Sarcastic' })) }
 ]
-if (data.validation.length !== VAL.length) { throw new Error('training/recipes/sarcasm.ts: the validation sets of ops-sarcasm.ts changed') }
+if (data.validation.length !== VAL.length) {
+  throw new Error('training/recipes/sarcasm.ts: the validation sets of ops-sarcasm.ts changed')
+}
 await exportRows(work, sets, BAG, SEQUENCE, vectors, 'Sarcastic')
 log(`sarcasm: ${sets.map(s => `${s.name} ${s.rows.length}`).join(', ')} rows written to ${work}`)
 const start: number[] = []

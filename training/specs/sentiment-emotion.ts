@@ -1,6 +1,15 @@
 // Sentiment and emotion: what each is trained on (a mixture of domains) and scored with.
 import type { FeatureConfig } from '../../lib/text/bag/features.js'
-import { clinc, goemotions, semevalSentiment, split, trec, tweeteval, withoutOverlap, type Labelled } from '../readers/data.js'
+import {
+  clinc,
+  goemotions,
+  semevalSentiment,
+  split,
+  trec,
+  tweeteval,
+  withoutOverlap,
+  type Labelled
+} from '../readers/data.js'
 import {
   absaSentences,
   amazonAlexa,

@@ -22,7 +22,9 @@ export function weighDomains (groups: DomainRows[]): Row[] {
     if (g.rows.length === 0) continue
     const target = (total / groups.length) * (g.share ?? 1)
     const weight = Math.min(4, Math.max(0.25, target / g.rows.length))
-    for (const r of g.rows) { out.push({ text: r.text, label: r.label, domain: g.domain, weight: Number(weight.toFixed(4)) }) }
+    for (const r of g.rows) {
+      out.push({ text: r.text, label: r.label, domain: g.domain, weight: Number(weight.toFixed(4)) })
+    }
   }
   return out
 }

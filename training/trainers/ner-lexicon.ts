@@ -158,7 +158,9 @@ export async function nameLists (): Promise<NameLists<Set<string>>> {
     countries.registerLocale(require(`i18n-iso-countries/langs/${lang}.json`))
     for (const w of strings(countries.getNames(lang))) if (one(w)) place.add(w)
   }
-  for (const w of [...strings(allLocales.de?.location?.state), ...strings(allLocales.de?.location?.country)]) { if (one(w)) place.add(w) }
+  for (const w of [...strings(allLocales.de?.location?.state), ...strings(allLocales.de?.location?.country)]) {
+    if (one(w)) place.add(w)
+  }
   return { first, last, place }
 }
 

@@ -56,7 +56,9 @@ export async function exportRows (
     }
   })
   await writeFile(join(dir, 'rows.bin'), rows)
-  if (sets.some(set => set.rows.some(r => r.weight !== undefined))) { await writeFile(join(dir, 'weight.bin'), Float32Array.from(sets.flatMap(set => set.rows.map(r => r.weight ?? 1)))) }
+  if (sets.some(set => set.rows.some(r => r.weight !== undefined))) {
+    await writeFile(join(dir, 'weight.bin'), Float32Array.from(sets.flatMap(set => set.rows.map(r => r.weight ?? 1))))
+  }
   if (mean !== undefined) await writeFile(join(dir, 'vec.bin'), vec)
   await writeFile(join(dir, 'bag.bin'), Int32Array.from(bagIds))
   await writeFile(join(dir, 'seq.bin'), Int32Array.from(seqIds))

@@ -48,13 +48,17 @@ export const loadTextClassifier: ModelLoader = async (dir, manifest, tf) => {
   const vectors = cfg.vectors === undefined ? undefined : await loadSharedVectors(dir, cfg.vectors)
   const table = stub === undefined || shared === undefined ? undefined : { values: shared, rows: stub.rows() }
   const bag = embeddingBag(tf, model, cfg, vectors, table)
-  if (table !== undefined && bag === null) { throw new Error(`${dir}: a shared embedding table needs the embedding-bag architecture`) }
+  if (table !== undefined && bag === null) {
+    throw new Error(`${dir}: a shared embedding table needs the embedding-bag architecture`)
+  }
   const forward =
     bag ??
     ((texts: string[]) => {
       const { ids, weights, width } = featuriseBatch(texts, cfg)
       const inputs = [tf.tensor2d(ids, [texts.length, width], 'int32'), tf.tensor2d(weights, [texts.length, width])]
-      if (vectors !== undefined) { inputs.push(tf.tensor2d(sentenceVectors(texts, cfg, vectors), [texts.length, inputDim(cfg, vectors)])) }
+      if (vectors !== undefined) {
+        inputs.push(tf.tensor2d(sentenceVectors(texts, cfg, vectors), [texts.length, inputDim(cfg, vectors)]))
+      }
       return model.predict(inputs) as Tensor
     })
   const predict = async (texts: string[]): Promise<number[][]> => {
@@ -134,7 +138,9 @@ function embeddingBag (
     model.outputLayers.length !== 1 ||
     output === undefined ||
     model.layers.some(l => l.inboundNodes.length > 1)
-  ) { return null }
+  ) {
+    return null
+  }
   const weightsInput = rest[0]!
   // the weighted sum: Dot(axes 1) of the embedding and the weights reshaped to [texts, features, 1]
   const average = model.layers.find(
@@ -149,17 +155,23 @@ function embeddingBag (
     reshape.inboundNodes[0]?.inboundLayers[0] !== weightsInput ||
     !['[-1,1]', '[null,1]'].includes(JSON.stringify((reshape.getConfig() as { targetShape?: unknown }).targetShape)) ||
     (dotAxes !== 1 && JSON.stringify(dotAxes) !== '[1,1]')
-  ) { return null }
+  ) {
+    return null
+  }
   // nothing but the sum may read the embedding or the weights
   const readers = (l: unknown) => model.layers.filter(x => x.inboundNodes[0]?.inboundLayers.includes(l as never))
-  if (readers(embedding).length !== 1 || readers(weightsInput).length !== 1 || readers(reshape).length !== 1) { return null }
+  if (readers(embedding).length !== 1 || readers(weightsInput).length !== 1 || readers(reshape).length !== 1) {
+    return null
+  }
   const [w] = embedding.getWeights()
   if (w === undefined || w.shape.length !== 2) return null
   // the process's shared copy when the registry made one (the text workers; TF.js then holds a
   // one-row stub), else one of its own
   const dim = w.shape[1] as number
   const rows = shared?.rows ?? (w.shape[0] as number)
-  if (shared !== undefined && shared.values.length !== rows * dim) { throw new Error(`the shared embedding table has ${shared.values.length} values, not ${rows} x ${dim}`) }
+  if (shared !== undefined && shared.values.length !== rows * dim) {
+    throw new Error(`the shared embedding table has ${shared.values.length} values, not ${rows} x ${dim}`)
+  }
   const table = shared?.values ?? (w.dataSync() as Float32Array)
   // a float16 table is read through the value of each bit pattern (exact: the same float32s)
   const half = table instanceof Uint16Array ? halves() : null
@@ -185,8 +197,12 @@ function embeddingBag (
       for (let k = 0; k < count; k++) {
         const id = ids[k] as number
         if (id < 0 || id >= rows) throw new Error(`feature id ${id} is outside the embedding table (${rows} rows)`)
-        if (half === null) { for (let d = 0, at = id * dim; d < dim; d++, at++) acc[d] = (acc[d] as number) + (table[at] as number) } else {
-          for (let d = 0, at = id * dim; d < dim; d++, at++) { acc[d] = (acc[d] as number) + (half[table[at] as number] as number) }
+        if (half === null) {
+          for (let d = 0, at = id * dim; d < dim; d++, at++) acc[d] = (acc[d] as number) + (table[at] as number)
+        } else {
+          for (let d = 0, at = id * dim; d < dim; d++, at++) {
+            acc[d] = (acc[d] as number) + (half[table[at] as number] as number)
+          }
         }
       }
       // every feature's weight is 1/count (featurise): the mean of the rows
@@ -197,8 +213,12 @@ function embeddingBag (
     const values = new Map<object, Tensor>([
       [average, flat ? tf.tensor2d(sums, [n, dim]) : tf.tensor3d(sums, [n, dim, 1])]
     ])
-    if (vectorsInput !== undefined && vectors !== undefined) { values.set(vectorsInput, tf.tensor2d(sentenceVectors(texts, cfg, vectors), [n, inputDim(cfg, vectors)])) }
-    for (const [layer, run] of steps) { values.set(layer, run(layer.inboundNodes[0]!.inboundLayers.map(l => values.get(l) as Tensor))) }
+    if (vectorsInput !== undefined && vectors !== undefined) {
+      values.set(vectorsInput, tf.tensor2d(sentenceVectors(texts, cfg, vectors), [n, inputDim(cfg, vectors)]))
+    }
+    for (const [layer, run] of steps) {
+      values.set(layer, run(layer.inboundNodes[0]!.inboundLayers.map(l => values.get(l) as Tensor)))
+    }
     return values.get(output) as Tensor
   }
 }
@@ -240,7 +260,9 @@ function asOps (tf: TF, layer: Layer): (inputs: Tensor[]) => Tensor {
     kernel.rank !== 2 ||
     (cfg.useBias !== false && bias === undefined) ||
     (!FUSED.has(activation) && activation !== 'softmax' && activation !== 'tanh')
-  ) { return call }
+  ) {
+    return call
+  }
   const b = cfg.useBias === false ? undefined : bias
   if (FUSED.has(activation)) {
     const fused = activation as 'linear' | 'relu' | 'relu6' | 'elu' | 'sigmoid'

@@ -25,5 +25,7 @@ export function negatedWords (text: string, maxChars: number): string[] {
 export function sentenceInput (text: string, cfg: FeatureConfig, vectors: WordVectors, out: Float32Array): void {
   const all = out.subarray(0, vectors.dim)
   vectors.sentence(vectorWords(text, cfg.maxChars), all)
-  if (cfg.negatedVectors === true) { vectors.sentence(negatedWords(text, cfg.maxChars), out.subarray(vectors.dim, 2 * vectors.dim)) }
+  if (cfg.negatedVectors === true) {
+    vectors.sentence(negatedWords(text, cfg.maxChars), out.subarray(vectors.dim, 2 * vectors.dim))
+  }
 }

@@ -88,7 +88,9 @@ type Tensors = ReturnType<typeof cnnTensors>
 export function cnnForward (cfg: CnnConfig, tensors: Tensors, vectors: WordVectors): CnnForward {
   const get: CnnGetter = (name, dtype) => {
     const t = tensors.get(name)
-    if (t === undefined || (dtype === 'float16') !== t.values instanceof Uint16Array) { throw new Error(`weights: no ${dtype} tensor ${name}`) }
+    if (t === undefined || (dtype === 'float16') !== t.values instanceof Uint16Array) {
+      throw new Error(`weights: no ${dtype} tensor ${name}`)
+    }
     return t
   }
   const bag = cfg.bag === undefined ? null : bagPart(cfg.bag, get)
@@ -101,7 +103,9 @@ export function cnnForward (cfg: CnnConfig, tensors: Tensors, vectors: WordVecto
   const outK = get('out.kernel', 'float32')
   const outB = get('out.bias', 'float32').values
   const labels = outK.shape[0] as number
-  if (outK.shape[1] !== width || outB.length !== labels) { throw new Error(`out.kernel is ${outK.shape.join(' x ')}, the features are ${width} wide`) }
+  if (outK.shape[1] !== width || outB.length !== labels) {
+    throw new Error(`out.kernel is ${outK.shape.join(' x ')}, the features are ${width} wide`)
+  }
   const h = new Float64Array(width)
   const K = outK.values
   // the hot loops read what they capture into locals first: once several models share this code (each
@@ -131,7 +135,9 @@ function bagPart (features: FeatureConfig, get: CnnGetter): { width: number; run
   const bag = get('bag', 'float16')
   const table = bag.values as Uint16Array
   const dim = bag.shape[1] as number
-  if (bag.shape[0] !== features.buckets) { throw new Error(`the bag has ${bag.shape[0]} rows for ${features.buckets} buckets`) }
+  if (bag.shape[0] !== features.buckets) {
+    throw new Error(`the bag has ${bag.shape[0]} rows for ${features.buckets} buckets`)
+  }
   const ids = new Int32Array(Math.max(1, features.maxFeatures))
   return {
     width: dim,
@@ -171,12 +177,16 @@ function convPart (cfg: CnnConfig, get: CnnGetter, vectors: WordVectors): { widt
   const bias = new Float32Array(widths.length * F)
   widths.forEach((k, w) => {
     const kernel = get(`conv${k}.kernel`, 'float32')
-    if (kernel.shape.join() !== [F, R, k].join()) { throw new Error(`conv${k}.kernel is ${kernel.shape.join(' x ')}, not ${F} x ${R} x ${k}`) }
+    if (kernel.shape.join() !== [F, R, k].join()) {
+      throw new Error(`conv${k}.kernel is ${kernel.shape.join(' x ')}, not ${F} x ${R} x ${k}`)
+    }
     const b = get(`conv${k}.bias`, 'float32').values
     for (let f = 0; f < F; f++) {
       bias[w * F + f] = b[f] as number
       for (let r = 0; r < R; r++) {
-        for (let j = 0; j < k; j++) { M[((offsets[w] as number) + j * F + f) * R + r] = kernel.values[(f * R + r) * k + j] as number }
+        for (let j = 0; j < k; j++) {
+          M[((offsets[w] as number) + j * F + f) * R + r] = kernel.values[(f * R + r) * k + j] as number
+        }
       }
     }
   })
@@ -299,11 +309,15 @@ export const loadCnnClassifier: ModelLoader = async (dir, manifest) => {
   const vectors = await loadSharedVectors(dir, cfg.vectors)
   const forward = cnnForward(cfg, cnnTensors(cfg, bytes), vectors)
   const labels = cfg.tensors.find(t => t.name === 'out.kernel')?.shape[0]
-  if (labels !== manifest.labels.length) { throw new Error(`${dir}: ${labels} outputs for ${manifest.labels.length} labels`) }
+  if (labels !== manifest.labels.length) {
+    throw new Error(`${dir}: ${labels} outputs for ${manifest.labels.length} labels`)
+  }
   // calibration by input (lib/text/calibration.ts), when the manifest has it: each text's scores are
   // rescaled by a temperature of its own (its token count and share of words with a word vector)
   const byInput = inputCalibrationOf(manifest)
-  if (byInput !== undefined && byInput.bias.length !== labels) { throw new Error(`${dir}: the calibration by input has ${byInput.bias.length} label biases for ${labels} labels`) }
+  if (byInput !== undefined && byInput.bias.length !== labels) {
+    throw new Error(`${dir}: the calibration by input has ${byInput.bias.length} label biases for ${labels} labels`)
+  }
   const shape = shapeConfig(cfg)
   const multi = cfg.output === 'sigmoid'
   const loaded: LoadedModel<string, number[]> = {

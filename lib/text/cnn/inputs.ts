@@ -35,7 +35,9 @@ export function meanPart (
   const b = get('mean.bias', 'float32').values
   const D = inputDim(mean.features, vectors)
   const H = mean.hidden
-  if (kernel.shape.join() !== [H, D].join() || b.length !== H) { throw new Error(`mean.kernel is ${kernel.shape.join(' x ')}, not ${H} x ${D}`) }
+  if (kernel.shape.join() !== [H, D].join() || b.length !== H) {
+    throw new Error(`mean.kernel is ${kernel.shape.join(' x ')}, not ${H} x ${D}`)
+  }
   const K = kernel.values
   const V = vectors.dim
   // the input's groups: every word, and the negated words when the features ask for them
@@ -121,7 +123,9 @@ export function tokenInput (
   const D = vectors.dim
   const oov = get('oov', 'float16')
   const table = oov.values as Uint16Array
-  if (oov.shape[0] !== cfg.sequence.oovBuckets || oov.shape[1] !== D) { throw new Error(`the oov table is ${oov.shape.join(' x ')}, not ${cfg.sequence.oovBuckets} x ${D}`) }
+  if (oov.shape[0] !== cfg.sequence.oovBuckets || oov.shape[1] !== D) {
+    throw new Error(`the oov table is ${oov.shape.join(' x ')}, not ${cfg.sequence.oovBuckets} x ${D}`)
+  }
   const x = new Float64Array(D)
   const vectorOf = (id: number) => {
     x.fill(0)

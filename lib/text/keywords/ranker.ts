@@ -39,7 +39,9 @@ const pause = () => new Promise<void>(resolve => setImmediate(resolve))
 
 export const loadKeywords: ModelLoader = async (dir, manifest, tf) => {
   const cfg = JSON.parse(await readFile(join(dir, 'keywords.json'), 'utf8')) as Config
-  if (cfg.features.join('|') !== FEATURES.join('|')) { throw new Error('keywords.json was trained with other features than lib/text/keywords/features.ts computes') }
+  if (cfg.features.join('|') !== FEATURES.join('|')) {
+    throw new Error('keywords.json was trained with other features than lib/text/keywords/features.ts computes')
+  }
   const model = await tf.loadLayersModel(fileIO(join(dir, 'model.json')))
   getNlp()
   const F = FEATURES.length

@@ -171,7 +171,9 @@ export function stopwordKeyphrases (raw: string, lang: string, top: number, clas
   }
   // a word weighs more for being frequent, early, and part of longer terms
   const weight = new Map<string, number>()
-  for (const [w, f] of tf) { weight.set(w, (Math.log(1 + f) * ((degree.get(w) ?? f) / f)) / Math.log(2 + (firstSentence.get(w) ?? 0))) }
+  for (const [w, f] of tf) {
+    weight.set(w, (Math.log(1 + f) * ((degree.get(w) ?? f) / f)) / Math.log(2 + (firstSentence.get(w) ?? 0)))
+  }
   const scored = [...phrases.values()]
     .map(p => {
       const mean = p.words.reduce((a, w) => a + (weight.get(w) as number), 0) / p.words.length

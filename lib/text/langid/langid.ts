@@ -114,7 +114,9 @@ export function detectWith (model: FastTextModel, whole: string): Detection {
       const [prob, label] = v.get(i)
       const raw = label.replace('__label__', '')
       const code = LID_ALIASES[raw] ?? raw
-      if (LANGUAGE_NAMES[code] !== undefined && writtenIn(code, text) && !alternatives.some(a => a.code === code)) { alternatives.push({ code, prob: Math.min(1, prob) }) }
+      if (LANGUAGE_NAMES[code] !== undefined && writtenIn(code, text) && !alternatives.some(a => a.code === code)) {
+        alternatives.push({ code, prob: Math.min(1, prob) })
+      }
     }
   } finally {
     v.delete?.()
@@ -140,7 +142,9 @@ function detectedRoute (text: string, d: Detection, served: readonly string[]): 
   if (d.unrefined !== undefined) {
     return served.includes(d.code) ? { code: d.code, sure: true } : detectedRoute(text, d.unrefined, served)
   }
-  if (!hasAtLeast(LETTER, text, Math.ceil(MIN_LETTERS / (WIDE.test(text) ? 3 : 1)))) { return { code: DEFAULT_LANG, sure: false } }
+  if (!hasAtLeast(LETTER, text, Math.ceil(MIN_LETTERS / (WIDE.test(text) ? 3 : 1)))) {
+    return { code: DEFAULT_LANG, sure: false }
+  }
   if (d.prob >= MIN_PROB) return { code: d.code, sure: true }
   const alt = d.alternatives.find(a => a.code === DEFAULT_LANG || served.includes(a.code))
   return alt !== undefined && alt.prob >= MIN_ALT ? { code: alt.code, sure: true } : { code: DEFAULT_LANG, sure: false }

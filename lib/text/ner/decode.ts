@@ -171,7 +171,9 @@ export function marginals (
     sum = 0
     for (let y = 0; y < L; y++) {
       let b = 0
-      for (let q = 0; q < L; q++) { b += (pot[y * L + q] as number) * (emit[(t + 1) * L + q] as number) * (beta[(t + 1) * L + q] as number) }
+      for (let q = 0; q < L; q++) {
+        b += (pot[y * L + q] as number) * (emit[(t + 1) * L + q] as number) * (beta[(t + 1) * L + q] as number)
+      }
       beta[t * L + y] = b
       sum += b
     }
@@ -205,10 +207,14 @@ export function marginalsLog (
   const beta = s.beta
   const k = 1 / temperature
   const tmp = new Float64Array(L)
-  for (let y = 0; y < L; y++) { alpha[y] = ((E[at + y] as number) + (T[L * L + y] as number)) * k + (MASK[L * L + y] as number) }
+  for (let y = 0; y < L; y++) {
+    alpha[y] = ((E[at + y] as number) + (T[L * L + y] as number)) * k + (MASK[L * L + y] as number)
+  }
   for (let t = 1; t < n; t++) {
     for (let y = 0; y < L; y++) {
-      for (let p = 0; p < L; p++) { tmp[p] = (alpha[(t - 1) * L + p] as number) + (T[p * L + y] as number) * k + (MASK[p * L + y] as number) }
+      for (let p = 0; p < L; p++) {
+        tmp[p] = (alpha[(t - 1) * L + p] as number) + (T[p * L + y] as number) * k + (MASK[p * L + y] as number)
+      }
       alpha[t * L + y] = logSumExp(tmp, L) + (E[at + t * L + y] as number) * k
     }
   }

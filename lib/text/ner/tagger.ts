@@ -160,25 +160,33 @@ function readLanguage (lang: string, stored: StoredWeights, meta: Meta): Languag
     t.spec.dtype !== 'float32' ||
     t.spec.quantization !== undefined ||
     t.bytes.length !== (NUM_LABELS + 1) * NUM_LABELS * 4
-  ) { throw new Error(`ner ${lang}/transitions must be float32 [${NUM_LABELS + 1}, ${NUM_LABELS}]`) }
+  ) {
+    throw new Error(`ner ${lang}/transitions must be float32 [${NUM_LABELS + 1}, ${NUM_LABELS}]`)
+  }
   // the lexicon: one type byte per hashed word, stored as uint8 with scale 1 and min 0
   const lx = stored.get(`${lang}/lexicon`)
   if (
     lx !== undefined &&
     (lx.spec.quantization?.dtype !== 'uint8' || lx.spec.quantization.scale !== 1 || lx.spec.quantization.min !== 0)
-  ) { throw new Error(`ner ${lang}/lexicon must be uint8 with scale 1 and min 0`) }
+  ) {
+    throw new Error(`ner ${lang}/lexicon must be uint8 with scale 1 and min 0`)
+  }
   // German: the hashes of its common nouns' forms (training/trainers/ner-lexicon.ts germanNouns), int32 bits
   const hashes = (name: string): Uint32Array | undefined => {
     const x = stored.get(`${lang}/${name}`)
     if (x === undefined) return undefined
-    if (x.spec.dtype !== 'int32' || x.spec.quantization !== undefined) { throw new Error(`ner ${lang}/${name} must be int32`) }
+    if (x.spec.dtype !== 'int32' || x.spec.quantization !== undefined) {
+      throw new Error(`ner ${lang}/${name} must be int32`)
+    }
     const b = aligned4(x.bytes)
     return new Uint32Array(b.buffer, b.byteOffset, b.length / 4)
   }
   const nounHashes = hashes('nouns')
   // and the name lists' (training/trainers/ner-lexicon.ts nameLists): all three or none
   const lists = NAME_KINDS.map(k => hashes(`names-${k}`))
-  if (lists.some(l => l !== undefined) && (nounHashes === undefined || lists.some(l => l === undefined))) { throw new Error(`ner ${lang}: the name lists need the noun forms and one another`) }
+  if (lists.some(l => l !== undefined) && (nounHashes === undefined || lists.some(l => l === undefined))) {
+    throw new Error(`ner ${lang}: the name lists need the noun forms and one another`)
+  }
   const names =
     lists[0] !== undefined
       ? { first: lists[0], last: lists[1] as Uint32Array, place: lists[2] as Uint32Array }
@@ -253,7 +261,9 @@ export function decode (
       (labels[end] as number) !== 0 &&
       !isBegin(labels[end] as number) &&
       typeOf(labels[end] as number) === type
-    ) { end++ }
+    ) {
+      end++
+    }
     const category = CATEGORY[TYPES[type] as string]
     let conf = 0
     for (let k = t; k < end; k++) conf += p[k] as number
@@ -277,7 +287,9 @@ export function decode (
 
 export const loadNer: ModelLoader = async (dir, manifest) => {
   const { specs, meta, weights } = await modelFile(dir)
-  if (meta.features !== FEATURES || meta.labels.length !== NUM_LABELS) { throw new Error('ner model.json does not match lib/text/ner/features.ts and ner-labels.ts') }
+  if (meta.features !== FEATURES || meta.labels.length !== NUM_LABELS) {
+    throw new Error('ner model.json does not match lib/text/ner/features.ts and ner-labels.ts')
+  }
   const data = await shared(dir, 'weights', Uint8Array, async () => {
     const b = await readFile(join(dir, weights))
     return new Uint8Array(b.buffer, b.byteOffset, b.length)

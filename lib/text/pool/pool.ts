@@ -184,7 +184,9 @@ export class TextPool extends WorkerPool<Slot, TextReply, Ready> {
     const again: Job[] = []
     if (running !== undefined) {
       if (running.jobs.length === 1 || this.closed) {
-        for (const job of running.jobs) { job.reject(new Error(`the text worker running this job stopped: ${err.message}`)) }
+        for (const job of running.jobs) {
+          job.reject(new Error(`the text worker running this job stopped: ${err.message}`))
+        }
       } else {
         for (const job of running.jobs) {
           job.solo = true
@@ -221,7 +223,9 @@ export class TextPool extends WorkerPool<Slot, TextReply, Ready> {
     const size = Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, Math.ceil(n / Math.max(1, this.opts.size))))
     if (n <= size) return this.enqueue(model, inputs, this.queue, detect)
     const parts: Array<Promise<unknown[]>> = []
-    for (let at = 0; at < n; at += size) { parts.push(this.enqueue(model, inputs.slice(at, at + size), at === 0 ? this.queue : this.later, detect)) }
+    for (let at = 0; at < n; at += size) {
+      parts.push(this.enqueue(model, inputs.slice(at, at + size), at === 0 ? this.queue : this.later, detect))
+    }
     return Promise.all(parts).then(rows => rows.flat(1))
   }
 

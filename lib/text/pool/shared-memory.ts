@@ -35,7 +35,9 @@ type Kind<T extends SharedArray> = abstract new (...args: never[]) => T
 export function adoptedArray<T extends SharedArray> (dir: string, name: string, kind: Kind<T>): T | undefined {
   const given = adopted[folderKey(dir)]?.[name]
   if (given === undefined) return undefined
-  if (!(given instanceof kind)) { throw new Error(`the shared ${name} of ${dir} is a ${given.constructor.name}, its loader reads a ${kind.name}`) }
+  if (!(given instanceof kind)) {
+    throw new Error(`the shared ${name} of ${dir} is a ${given.constructor.name}, its loader reads a ${kind.name}`)
+  }
   return given
 }
 

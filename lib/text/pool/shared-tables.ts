@@ -139,7 +139,9 @@ function decode (bytes: Uint8Array, n: number, spec: WeightSpec): Float32Array {
   } else if (q.dtype === 'uint8' || q.dtype === 'uint16') {
     const scale = q.scale ?? 1
     const min = q.min ?? 0
-    for (let i = 0; i < n; i++) { out[i] = (q.dtype === 'uint8' ? view.getUint8(i) : view.getUint16(i * 2, true)) * scale + min }
+    for (let i = 0; i < n; i++) {
+      out[i] = (q.dtype === 'uint8' ? view.getUint8(i) : view.getUint16(i * 2, true)) * scale + min
+    }
   } else throw new Error(`${EMBEDDINGS}: quantisation ${q.dtype} is not read here`)
   return out
 }

@@ -64,7 +64,9 @@ try {
     }
     try {
       let outputs: unknown[]
-      if (job.detect !== undefined) { outputs = await detectAndRun(job.model.split(','), job.detect.split(','), job.inputs as string[]) } else {
+      if (job.detect !== undefined) {
+        outputs = await detectAndRun(job.model.split(','), job.detect.split(','), job.inputs as string[])
+      } else {
         const model = models.get(job.model)
         if (model === undefined) throw new Error(`no model ${job.model} in this worker`)
         outputs = await model.predict(job.inputs)

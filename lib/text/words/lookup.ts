@@ -54,7 +54,9 @@ export class WordIndex {
   readonly size: number
   private readonly mask: number
   constructor (private readonly a: WordIndexArrays) {
-    if ((a.slots.length & (a.slots.length - 1)) !== 0 || a.slots.length === 0) { throw new Error('a word index needs a power-of-two slot table') }
+    if ((a.slots.length & (a.slots.length - 1)) !== 0 || a.slots.length === 0) {
+      throw new Error('a word index needs a power-of-two slot table')
+    }
     this.mask = a.slots.length - 1
     this.size = a.starts.length - 1
   }

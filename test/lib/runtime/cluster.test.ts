@@ -87,7 +87,9 @@ t.test('two HTTP processes on one SQLite store', async t => {
       r => r.ok,
       () => false
     ))
-  ) { await new Promise(resolve => setTimeout(resolve, 200)) }
+  ) {
+    await new Promise(resolve => setTimeout(resolve, 200))
+  }
   let ok = 0
   for (let i = 0; i < 20; i++) if ((await fetch(`${svc.url}/health/live`)).ok) ok++
   t.equal(ok, 20, 'still answering after one process was killed')

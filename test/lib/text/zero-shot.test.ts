@@ -62,7 +62,9 @@ test(
         .filter(Number.isFinite)
         .sort((a, b) => b - a)
       const top1 = sims[Math.floor(sims.length / 100)] as number
-      for (const r of l.expansion) { t.ok(cos(unit(v, r), to) >= top1, `${name}: neighbour row ${r} is among the 1% nearest words`) }
+      for (const r of l.expansion) {
+        t.ok(cos(unit(v, r), to) >= top1, `${name}: neighbour row ${r} is among the 1% nearest words`)
+      }
       t.ok(Math.abs(cos(l.vector, l.vector) - 1) < 1e-5, 'a unit vector')
       t.ok(cos(l.vector, to) > 0.8, 'the expansion stays near the name')
       t.equal(labelVector(v, { name, keywords: [] }, S), l, 'cached')

@@ -38,7 +38,9 @@ t.test('the dashboard and the docs: CSP, no framing, nosniff, no referrer, permi
     t.same(csp.get('script-src'), ["'self'"], `${url}: scripts of the project only (no inline, no CDN)`)
     const styles = csp.get('style-src') ?? []
     t.equal(styles[0], "'self'", `${url}: styles of the project only`)
-    if (url.startsWith('/docs')) { t.same(styles.slice(1), swaggerInlineStyleHashes(), `${url}: and swagger-ui's one inline style, by its hash`) } else t.equal(styles.length, 1, `${url}: nothing inline`)
+    if (url.startsWith('/docs')) {
+      t.same(styles.slice(1), swaggerInlineStyleHashes(), `${url}: and swagger-ui's one inline style, by its hash`)
+    } else t.equal(styles.length, 1, `${url}: nothing inline`)
     t.same(csp.get('script-src-attr'), ["'none'"], `${url}: no inline event handlers`)
     t.same(csp.get('default-src'), ["'self'"], `${url}: default-src 'self'`)
     t.same(csp.get('object-src'), ["'none'"], `${url}: no plugins`)

@@ -12,7 +12,9 @@ t.test('keywords: objects with keyword and confidence_score; batch order', async
     })
   ).json() as { keywords: Array<{ keyword: string; confidence_score: number }> }
   t.ok(one.keywords.length > 0 && one.keywords.length <= 10)
-  for (const k of one.keywords) { t.ok(typeof k.keyword === 'string' && k.confidence_score >= 0 && k.confidence_score <= 1) }
+  for (const k of one.keywords) {
+    t.ok(typeof k.keyword === 'string' && k.confidence_score >= 0 && k.confidence_score <= 1)
+  }
   const batch = (
     await app.inject({
       method: 'POST',
@@ -78,7 +80,9 @@ t.test(
         await app.inject({ method: 'POST', url: '/v4/keywords_batch', payload: { api_key: KEY, text: texts } })
       ).json() as { keywords: Reply['keywords'][] }
       t.equal(batch.keywords.length, texts.length)
-      for (const [i, text] of texts.entries()) { t.same(batch.keywords[i], ((await one(text)).json() as Reply).keywords, `text ${i}`) }
+      for (const [i, text] of texts.entries()) {
+        t.same(batch.keywords[i], ((await one(text)).json() as Reply).keywords, `text ${i}`)
+      }
     })
 
     const title =

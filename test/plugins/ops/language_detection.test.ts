@@ -174,7 +174,9 @@ t.test('without the detector installed, lang_code omitted means English', async 
   const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
     paths: Record<string, { post?: { description?: string } }>
   }
-  for (const p of ['/v4/language_detection', '/v4/language_detection_batch', '/v4/multilang_keywords']) { t.ok(doc.paths[p]?.post, `${p} documented`) }
+  for (const p of ['/v4/language_detection', '/v4/language_detection_batch', '/v4/multilang_keywords']) {
+    t.ok(doc.paths[p]?.post, `${p} documented`)
+  }
   t.match(doc.paths['/v4/sentiment']?.post?.description, /Languages \(lang_code\): en\. Omitted or "auto"/)
 })
 

@@ -48,7 +48,9 @@ t.test(
     )
     t.equal(new Set(body.output.map(o => o.tag)).size, body.output.length, 'de-duplicated by label')
     for (let i = 1; i < body.output.length; i++) t.ok(body.output[i - 1]!.score >= body.output[i]!.score)
-    for (const b of body.boxes) { t.ok(b.box.x >= 0 && b.box.x + b.box.width <= 1200 && b.box.y + b.box.height <= 900, `${b.tag} box inside`) }
+    for (const b of body.boxes) {
+      t.ok(b.box.x >= 0 && b.box.x + b.box.width <= 1200 && b.box.y + b.box.height <= 900, `${b.tag} box inside`)
+    }
     const blank = await sharp({ create: { width: 200, height: 200, channels: 3, background: { r: 0, g: 0, b: 0 } } })
       .png()
       .toBuffer()

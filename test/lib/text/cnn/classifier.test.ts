@@ -175,7 +175,9 @@ function plainLogits (cfg: CnnConfig, bytes: Uint8Array, wv: WordVectors, text: 
       let best = 0
       for (let t = 0; t <= Math.max(m - k, 0); t++) {
         let z = b[f]!
-        for (let j = 0; j < k; j++) { for (let r = 0; r < R; r++) z += (t + j < m ? xs[t + j]![r]! : 0) * W[(f * R + r) * k + j]! }
+        for (let j = 0; j < k; j++) {
+          for (let r = 0; r < R; r++) z += (t + j < m ? xs[t + j]![r]! : 0) * W[(f * R + r) * k + j]!
+        }
         best = Math.max(best, z)
       }
       h.push(best)
@@ -466,7 +468,9 @@ t.test(
           `${info.name}: ${JSON.stringify(text.slice(0, 40))} read in ${pieces.length} parts`
         )
       }
-      for (const [i, text] of ref.texts.entries()) { t.same(await model.predict([text]), [got[i]], `${info.name}: text ${i} alone = in the batch`) }
+      for (const [i, text] of ref.texts.entries()) {
+        t.same(await model.predict([text]), [got[i]], `${info.name}: text ${i} alone = in the batch`)
+      }
       const [long] = (await model.predict(['you idiot '.repeat(50_000)])) as number[][]
       // a softmax's probabilities sum to 1; independent scores (one sigmoid per label) are each a probability
       t.ok(

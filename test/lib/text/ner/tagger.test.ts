@@ -243,5 +243,7 @@ t.test('uint8 quantisation keeps 0 exact and the rest within half a step', async
   const w = new Float32Array([0, 1.5, -2, 0.01, 3.2])
   const q = quantise(w)
   t.equal(q.dequantised[0], 0)
-  for (let i = 0; i < w.length; i++) { t.ok(Math.abs((q.dequantised[i] as number) - (w[i] as number)) <= q.scale / 2 + 1e-6) }
+  for (let i = 0; i < w.length; i++) {
+    t.ok(Math.abs((q.dequantised[i] as number) - (w[i] as number)) <= q.scale / 2 + 1e-6)
+  }
 })

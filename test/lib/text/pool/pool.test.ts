@@ -66,7 +66,9 @@ t.test(
       .map(i => i.name)
       .slice(0, 3)
     // and the shared word-vector table the classifiers read
-    for (const n of [...names, 'word-vectors']) { cpSync(join(import.meta.dirname, '..', '..', '..', '..', 'model-store', n), join(store, n), { recursive: true }) }
+    for (const n of [...names, 'word-vectors']) {
+      cpSync(join(import.meta.dirname, '..', '..', '..', '..', 'model-store', n), join(store, n), { recursive: true })
+    }
     const { pooled, main } = await registries(t, store)
     const before = pooled.textPool!.stats().tensors
     for (const n of names) {

@@ -17,7 +17,9 @@ t.test('rows as a Map gives them: first row of a repeated word, undefined when a
   const words = ['the', 'cat', 'naïve', 'straße', '東京', '😀', 'the', 'ca', 'cats', 'a', '']
   const index = new WordIndex(buildWordIndex(words))
   const map = mapOf(words)
-  for (const w of [...words, 'dog', 'c', 'catss', 'naive', '😁', 'th', 'The']) { t.equal(index.get(w), map.get(w), JSON.stringify(w)) }
+  for (const w of [...words, 'dog', 'c', 'catss', 'naive', '😁', 'th', 'The']) {
+    t.equal(index.get(w), map.get(w), JSON.stringify(w))
+  }
   t.equal(index.size, words.length)
 })
 

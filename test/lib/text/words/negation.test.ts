@@ -65,7 +65,9 @@ test('features: a feature per negated word only when asked, the rest unchanged',
 })
 
 test('word-vector input: the mean of the negated words after the mean of all, when asked', async t => {
-  const wv = await loadWordVectors(join(import.meta.dirname, '..', '..', '..', '..', 'model-store', 'word-vectors', '1'))
+  const wv = await loadWordVectors(
+    join(import.meta.dirname, '..', '..', '..', '..', 'model-store', 'word-vectors', '1')
+  )
   const cfg: FeatureConfig = {
     buckets: 1024,
     charNgrams: [],
