@@ -11,11 +11,8 @@ first sub-token is its input. A bidirectional LSTM reads those states and gives 
 
 Needs torch, onnx, onnxruntime, tokenizers and numpy. Seeded; on 2 CPU cores it takes some 30 minutes.
 """
-import datetime
-import hashlib
 import json
 import os
-import re
 import sys
 import time
 
@@ -24,91 +21,16 @@ import onnxruntime as ort
 import torch
 from tokenizers import Tokenizer
 
+from ner_corpora import LABELS, bioes, columns, europeana_fr
+from ner_decode import spans, viterbi
+from ner_manifest import write_manifest
+
 STORE = os.path.join(os.path.dirname(__file__), '..', '..', 'model-store', 'text-encoder', '1')
-TYPES = ['PER', 'ORG', 'LOC', 'MISC']
-LABELS = ['O'] + [f'{p}-{t}' for t in TYPES for p in 'BIES']
-TYPE_OF = {'PER': 'PER', 'ORG': 'ORG', 'LOC': 'LOC', 'MISC': 'MISC', 'person': 'PER', 'location': 'LOC',
-           'corporation': 'ORG', 'group': 'ORG', 'product': 'MISC', 'creative-work': 'MISC', 'OTH': 'MISC'}
 HIDDEN = 192
 EPOCHS = 4
 SEED = 7
 MAX_TOKENS = 256
-
-
-def iob2(words, tags):
-    """IOB1 or IOB2 tags of the corpora as IOB2 types: [(word, 'B'|'I'|'O', type)]"""
-    out = []
-    prev = None
-    for w, t in zip(words, tags):
-        part, _, kind = t.partition('-') if '-' in t else ('I', '-', t)
-        kind = TYPE_OF.get(kind)
-        if t == 'O' or kind is None:
-            out.append((w, 'O', None))
-            prev = None
-            continue
-        if part != 'B' and prev != kind:
-            part = 'B'
-        out.append((w, 'B' if part == 'B' else 'I', kind))
-        prev = kind
-    return out
-
-
-def bioes(sentence):
-    """label indices of LABELS: each entity's last word E, or S when it is alone"""
-    out = []
-    for k, (_, part, kind) in enumerate(sentence):
-        if kind is None:
-            out.append(0)
-            continue
-        nxt = sentence[k + 1] if k + 1 < len(sentence) else (None, 'O', None)
-        goes_on = nxt[1] == 'I' and nxt[2] == kind
-        p = ('B' if goes_on else 'S') if part == 'B' else ('I' if goes_on else 'E')
-        out.append(LABELS.index(f'{p}-{kind}'))
-    return out
-
-
-def columns(path, word_col, tag_col, sep=None, comment=None):
-    sentences = []
-    words, tags = [], []
-    for line in open(path, encoding='utf-8', errors='replace'):
-        line = line.rstrip('\n')
-        if comment is not None and line.startswith(comment):
-            continue
-        parts = line.split(sep)
-        if not line.strip() or parts[0] == '-DOCSTART-':
-            if words:
-                sentences.append(iob2(words, tags))
-            words, tags = [], []
-            continue
-        words.append(parts[word_col])
-        tags.append(parts[tag_col] if len(parts) > tag_col else 'O')
-    if words:
-        sentences.append(iob2(words, tags))
-    return sentences
-
-
-def europeana_fr(bio, held_out):
-    """Europeana's French newspapers (BnF), cut after full stops; every fifth page (its .md's line ranges) is
-    the validation part."""
-    pages = [(int(a), int(b)) for a, b in re.findall(r'L(\d+) - L(\d+)', open(bio[:-3] + 'md').read())]
-    lines = open(bio, encoding='utf-8').read().split('\n')
-    out = []
-    for k, (a, b) in enumerate(pages):
-        if (k % 5 == 4) != held_out:
-            continue
-        words, tags = [], []
-        for line in lines[a - 1:b]:
-            parts = line.split(' ')
-            if len(parts) < 2:
-                continue
-            words.append(parts[0])
-            tags.append(parts[-1])
-            if parts[0] in ('.', '!', '?') or len(words) >= 60:
-                out.append(iob2(words, tags))
-                words, tags = [], []
-        if words:
-            out.append(iob2(words, tags))
-    return out
+SETTINGS = {'seed': SEED, 'hidden': HIDDEN, 'epochs': EPOCHS}
 
 
 class Encoder:
@@ -150,7 +72,6 @@ class Encoder:
                 out[i] = states[r, kept].astype(np.float16)
         return [(x, np.array(bioes(s)[:len(x)])) for x, s in zip(out, sentences)]
 
-
 class Head(torch.nn.Module):
     def __init__(self, mean, scale):
         super().__init__()
@@ -163,7 +84,6 @@ class Head(torch.nn.Module):
     def forward(self, states):
         x = self.drop((states - self.mean) / self.scale)
         return torch.log_softmax(self.out(self.drop(self.lstm(x)[0])), -1)
-
 
 def train(rows):
     torch.manual_seed(SEED)
@@ -190,48 +110,6 @@ def train(rows):
         print(f'epoch {epoch}: loss {total / (len(order) / 32):.4f}', flush=True)
     return head.eval()
 
-
-def allowed(prev, nxt):
-    """lib/text/ner/labels.ts allowed: after B or I an entity goes on (I) or ends (E) with its type"""
-    open_ = prev > 0 and (prev - 1) % 4 < 2
-    begins = nxt > 0 and (nxt - 1) % 4 in (0, 3)
-    if not open_:
-        return nxt == 0 or begins
-    return nxt > 0 and not begins and (prev - 1) // 4 == (nxt - 1) // 4
-
-
-MASK = np.array([[0.0 if allowed(p, y) else -1e9 for y in range(len(LABELS))] for p in range(len(LABELS))])
-START = np.array([0.0 if allowed(0, y) else -1e9 for y in range(len(LABELS))])
-END = np.array([0.0 if y == 0 or (y - 1) % 4 >= 2 else -1e9 for y in range(len(LABELS))])
-
-
-def viterbi(scores):
-    score = scores[0] + START
-    back = []
-    for t in range(1, len(scores)):
-        m = score[:, None] + MASK
-        back.append(m.argmax(0))
-        score = m.max(0) + scores[t]
-    best = [int((score + END).argmax())]
-    for b in reversed(back):
-        best.append(int(b[best[-1]]))
-    return best[::-1]
-
-
-def spans(labels):
-    out = set()
-    start = None
-    for t, y in enumerate(labels):
-        if y == 0:
-            continue
-        part, kind = (y - 1) % 4, TYPES[(y - 1) // 4]
-        if part in (0, 3):
-            start = t
-        if part in (2, 3) and kind != 'MISC':
-            out.add((start, t, kind))
-    return out
-
-
 def score(head, rows):
     tp = fp = fn = 0
     with torch.no_grad():
@@ -243,7 +121,6 @@ def score(head, rows):
             tp, fp, fn = tp + len(gold & got), fp + len(got - gold), fn + len(gold - got)
     p, r = tp / max(1, tp + fp), tp / max(1, tp + fn)
     return {'f1': round(2 * p * r / max(1e-9, p + r), 4), 'precision': round(p, 4), 'recall': round(r, 4)}
-
 
 def main(datasets, fr_bio, out_dir):
     d = lambda p: os.path.join(datasets, 'ner', p)
@@ -279,69 +156,11 @@ def main(datasets, fr_bio, out_dir):
     counts = {name: len(s) for name, s in train_sets.items()}
     with open(os.path.join(out_dir, 'metrics.json'), 'w') as f:
         json.dump({'train': counts, 'validation': metrics, 'labels': LABELS}, f, indent=2)
-    write_manifest(out_dir)
-
-
-LICENCES = {
-    'CoNLL-2003': ('ner/conll2003-en', 'research use only (Reuters RCV1 agreement)'),
-    'CoNLL-2002': ('ner/conll2002-es-nl', 'research use only, not commercial (CoNLL-2002 README)'),
-    'WikiANN': ('ner/wikiann-de-silver', 'CC BY-NC-SA 4.0 (wikineural); WikiANN states none'),
-    'WNUT-17': ('ner/wnut17-emerging-entities', 'CC BY 4.0'),
-    'Europeana': ('training/data/europeana-fr (github:EuropeanaNewspapers/ner-corpora)', 'CC0'),
-    'GermEval': ('ner/germeval2014-de', 'CC BY 4.0'),
-}
-
-
-def source(name):
-    return LICENCES[next(k for k in LICENCES if name.startswith(k))]
-
-
-def write_manifest(out_dir):
-    """manifest.json from the folder's metrics.json and head.onnx"""
-    with open(os.path.join(out_dir, 'metrics.json')) as f:
-        found = json.load(f)
-    with open(os.path.join(out_dir, 'head.onnx'), 'rb') as f:
-        digest = hashlib.sha256(f.read()).hexdigest()
-    data = [{'name': n, 'path': source(n)[0], 'licence': source(n)[1], 'split': 'train', 'rows': rows}
-            for n, rows in found['train'].items()]
-    metrics = [{'dataset': n, 'split': 'validation', 'value': m['f1'],
-                'metric': f"entity F1 name/group/place, exact span on the corpus's words (P {m['precision']:.3f}, "
-                          f"R {m['recall']:.3f}); npm run eval scores the served path"}
-               for n, m in found['validation'].items()]
-    manifest = {
-        'name': 'ner-multilingual',
-        'version': int(os.path.basename(os.path.normpath(out_dir))),
-        'kind': 'encoder-ner',
-        'description': 'Named entities (name = person, group = organisation, place = location) in French, from '
-                       'a bidirectional LSTM over the shared text encoder (model-store/text-encoder), trained on '
-                       'English, Spanish, Dutch, German silver, social-media and French newspaper sentences at '
-                       'once. Serves the languages the tagger (model-store/ner) does not.',
-        'languages': ['fr'],
-        'labels': ['name', 'group', 'place'],
-        'inputs': [{'name': 'states', 'dtype': 'float32', 'shape': [1, None, 384],
-                    'description': "the encoder's state of each word's first piece (lib/text/heads/ner.ts)"}],
-        'outputs': [{'name': 'scores', 'dtype': 'float32', 'shape': [1, None, len(LABELS)],
-                     'description': 'log-probabilities of ' + ' '.join(LABELS) + ' a word; decoded with the '
-                                    "tagger's Viterbi, MISC not reported"}],
-        'files': ['../../text-encoder/1', 'head.onnx', 'metrics.json'],
-        'checksums': {'head.onnx': digest},
-        'training': {
-            'command': 'npm run train -- ner-multilingual',
-            'seed': SEED,
-            'data': data,
-            'notes': f'Frozen encoder; BiLSTM {HIDDEN} units a direction, {EPOCHS} epochs, AdamW 2e-3, dropout '
-                     '0.2 (training/encoder/train_ner_head.py). GermEval dev is not trained on.',
-        },
-        'metrics': metrics,
-        'created': datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ'),
-    }
-    with open(os.path.join(out_dir, 'manifest.json'), 'w') as f:
-        json.dump(manifest, f, indent=2, ensure_ascii=False)
-        f.write('\n')
+    write_manifest(out_dir, SETTINGS)
 
 
 if __name__ == '__main__':
     if sys.argv[1] == '--manifest':
-        write_manifest(sys.argv[2])
+        write_manifest(sys.argv[2], SETTINGS)
     else:
         main(*sys.argv[1:4])
