@@ -34,7 +34,10 @@ function optRate (env: Env, name: string): number | null {
   if (!(n > 0)) throw new Error(`${name} must be a positive number of requests per second, got "${v}"`)
   return n
 }
-/** HTTP processes as lib/runtime/cluster.ts concurrency counts them (checked there): WEB_CONCURRENCY, or half the cores. */
+/**
+ * HTTP processes as lib/runtime/cluster.ts concurrency counts them (checked there): WEB_CONCURRENCY, or half the
+ * cores.
+ */
 function processesOf (env: Env): number {
   const n = Number(env.WEB_CONCURRENCY)
   return Number.isInteger(n) && n >= 1 ? n : Math.max(1, Math.floor(cpuBudget() / 2))
@@ -66,7 +69,8 @@ export function origins (env: Env, name: string): string[] {
     }
     if (m === null || url === null) {
       throw new Error(
-        `${name} must be * or a comma-separated list of origins such as https://app.example.com (scheme, host and port only), got "${item}"`
+        `${name} must be * or a comma-separated list of origins such as https://app.example.com ` +
+          `(scheme, host and port only), got "${item}"`
       )
     }
     // the URL parser gives an origin for http(s) only

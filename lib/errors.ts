@@ -60,7 +60,8 @@ export const Errors = {
   RateLimited: createError('SVC_RATE_LIMITED', 'Too many requests: the limit is %s per second; retry in %s s.', 429),
   ModelMissing: createError(
     'SVC_MODEL_MISSING',
-    'The model for %s is not installed on this server (model-store/%s has no usable version); ask the operator to add it.',
+    'The model for %s is not installed on this server (model-store/%s has no usable version); ' +
+      'ask the operator to add it.',
     503
   ),
   StoreUnavailable: createError('SVC_STORE_UNAVAILABLE', 'The quota store is unavailable; retry shortly.', 503),

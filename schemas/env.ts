@@ -50,7 +50,8 @@ export const Config = Type.Object({
   objectTop: Type.Integer({ minimum: 1, description: 'labels answered by object_recognizer' }),
   facialEmotionCrop: Type.Union([Type.Literal('box'), Type.Literal('detector')], {
     description:
-      "the face crop given to face-api's expression net: Human's box widened, or face-api's own detector and landmarks (slower)"
+      "the face crop given to face-api's expression net: Human's box widened, " +
+      "or face-api's own detector and landmarks (slower)"
   }),
   tfBackend: Type.Union([Type.Literal('auto'), Type.Literal('wasm'), Type.Literal('cpu')], {
     description: 'auto: tfjs-node where it installed, else wasm'

@@ -90,7 +90,10 @@ const centre = (b: number[]) => [b[0]! + b[2]! / 2, b[1]! + b[3]! / 2] as const
 const inside = (b: number[], [x, y]: readonly [number, number]) =>
   x >= b[0]! && x <= b[0]! + b[2]! && y >= b[1]! && y <= b[1]! + b[3]!
 
-/** face-api's detector crop for Human's face box: the one whose centre lies in the box and holds the box's centre, nearest first */
+/**
+ * face-api's detector crop for Human's face box: the one whose centre lies in the box and holds the box's centre,
+ * nearest first
+ */
 export function cropFor (box: number[], crops: number[][]): number[] | undefined {
   const [cx, cy] = centre(box)
   return crops

@@ -39,8 +39,8 @@ export interface SuperviseOptions {
 }
 
 /**
- * In the primary: forks the processes, each once the one before listens, and supervises them. Resolves when every process has exited
- * after a signal. A process that dies otherwise is replaced, after a second if it had run for less
+ * In the primary: forks the processes, each once the one before listens, and supervises them. Resolves when every
+ * process has exited after a signal. A process that dies otherwise is replaced, after a second if it had run for less
  * than ten (a crash at start-up is not retried in a tight loop).
  */
 export async function supervise (opts: SuperviseOptions): Promise<void> {

@@ -22,14 +22,20 @@ export interface LoaderContext {
   image?: ImageSettings
   /** the TensorFlow.js backend (auto when not given) */
   tfBackend?: TfBackend
-  /** arrays the text workers read alike (embedding tables, word vectors, NER weights...), by model folder (lib/text/pool/shared-memory.ts) */
+  /**
+   * arrays the text workers read alike (embedding tables, word vectors, NER weights...), by model folder
+   * (lib/text/pool/shared-memory.ts)
+   */
   shared?: SharedArrays
   /** the text encoder's threads, batch and cache (lib/text/heads/classifier.ts DEFAULT_ENCODER when not given) */
   encoder?: EncoderOptions
   /** a model loaded before this one, by folder name (a blend reads its members through it) */
   model?: (name: string) => LoadedModel<any, any> | undefined
 }
-/** image worker threads, images waiting for one, labels object_recognizer answers, facial_emotion's crop for face-api (lib/image/expression.ts) */
+/**
+ * image worker threads, images waiting for one, labels object_recognizer answers, facial_emotion's crop for face-api
+ * (lib/image/expression.ts)
+ */
 export interface ImageSettings {
   workers: number
   queue: number

@@ -81,7 +81,10 @@ async function loaderFor (kind: string): Promise<ModelLoader> {
   return fn
 }
 
-/** kinds of model-store folder that hold data other models read, not a model of their own, and what their readers share */
+/**
+ * kinds of model-store folder that hold data other models read, not a model of their own, and what their readers
+ * share
+ */
 const RESOURCE_KINDS: Record<string, { module: string; share?: string }> = {
   'word-vectors': { module: '../text/words/vectors.js', share: 'shareWordVectors' },
   // the text encoder, read by the heads that name it (lib/text/encoder/)
@@ -173,44 +176,7 @@ export class ModelRegistry {
         if (loader !== null) pooled.set(info.name, { ...info, loader })
       }
     }
-    if (pooled.size > 0) {
-      const t0 = performance.now()
-      // one copy in shared memory of what every worker reads alike (embedding tables, word vectors,
-      // NER weights)
-      const shared: SharedArrays = {}
-      for (const info of [...pooled.values(), ...all.filter(i => i.manifest.kind in RESOURCE_KINDS)]) {
-        const share = await sharerFor(info.manifest.kind)
-        if (share !== null) shared[folderKey(info.dir)] = await share(info.dir)
-      }
-      // the language identifier runs on the main thread (language_detection), and in the workers too,
-      // so that a text whose language is to be detected crosses to a worker once (runDetected)
-      const lid = found.find(info => info.manifest.kind === 'language-id' && !extra.has('language-id'))
-      const detector =
-        lid === undefined
-          ? undefined
-          : {
-              ...lid,
-              loader: {
-                module: new URL(builtin['language-id']!.module, import.meta.url).href,
-                export: builtin['language-id']!.export
-              }
-            }
-      const textPool = new TextPool({
-        size: pool.workers,
-        maxQueue: pool.queue,
-        models: [...pooled.values()],
-        ...(detector === undefined ? {} : { detector }),
-        ctx: { ...ctx, shared },
-        log
-      })
-      // a worker's message already names the model that failed and its version
-      await textPool.start()
-      this.textPool = textPool
-      this.backend = textPool.backend
-      log(
-        `${pooled.size} text models loaded and warmed in each of ${pool.workers} worker threads (${textPool.bundled ? 'bundled JS' : 'TypeScript sources'}) in ${Math.round(performance.now() - t0)} ms`
-      )
-    }
+    if (pooled.size > 0) await this.startTextPool(pooled, all, found, pool, ctx, log)
     const isBlend = (i: ModelInfo) => i.manifest.kind === 'blend'
     const blendsLast = [...found.filter(i => !isBlend(i)), ...found.filter(isBlend)]
     const withModels: LoaderContext = { ...ctx, model: name => this.models.get(name) }
@@ -236,9 +202,61 @@ export class ModelRegistry {
         })
       }
       log(
-        `model ${info.name} v${info.version} (${info.manifest.kind}) loaded and warmed in ${Math.round(performance.now() - t0)} ms`
+        `model ${info.name} v${info.version} (${info.manifest.kind}) loaded and warmed in ` +
+          `${Math.round(performance.now() - t0)} ms`
       )
     }
+  }
+
+  /**
+   * Starts the text workers, each holding the pooled models and the language identifier, with one copy in shared
+   * memory of what they read alike.
+   */
+  private async startTextPool (
+    pooled: Map<string, PoolModel>,
+    all: ModelInfo[],
+    found: ModelInfo[],
+    pool: LoadSettings,
+    ctx: LoaderContext,
+    log: (msg: string) => void
+  ): Promise<void> {
+    const t0 = performance.now()
+    // one copy in shared memory of what every worker reads alike (embedding tables, word vectors,
+    // NER weights)
+    const shared: SharedArrays = {}
+    for (const info of [...pooled.values(), ...all.filter(i => i.manifest.kind in RESOURCE_KINDS)]) {
+      const share = await sharerFor(info.manifest.kind)
+      if (share !== null) shared[folderKey(info.dir)] = await share(info.dir)
+    }
+    // the language identifier runs on the main thread (language_detection), and in the workers too,
+    // so that a text whose language is to be detected crosses to a worker once (runDetected)
+    const lid = found.find(info => info.manifest.kind === 'language-id' && !extra.has('language-id'))
+    const detector =
+      lid === undefined
+        ? undefined
+        : {
+            ...lid,
+            loader: {
+              module: new URL(builtin['language-id']!.module, import.meta.url).href,
+              export: builtin['language-id']!.export
+            }
+          }
+    const textPool = new TextPool({
+      size: pool.workers,
+      maxQueue: pool.queue,
+      models: [...pooled.values()],
+      ...(detector === undefined ? {} : { detector }),
+      ctx: { ...ctx, shared },
+      log
+    })
+    // a worker's message already names the model that failed and its version
+    await textPool.start()
+    this.textPool = textPool
+    this.backend = textPool.backend
+    log(
+      `${pooled.size} text models loaded and warmed in each of ${pool.workers} worker threads ` +
+        `(${textPool.bundled ? 'bundled JS' : 'TypeScript sources'}) in ${Math.round(performance.now() - t0)} ms`
+    )
   }
 
   /** The main thread's face of a model that runs in the text workers (which warmed it already). */

@@ -1,4 +1,7 @@
 // The Redis store's Lua scripts. Every key one of them touches is in the slot of one key id.
+// Below them, the signatures of the commands the client defines for them (redis-client.ts).
+import type { ChainableCommander } from 'ioredis'
+
 // A rate window: fixed, started by its first request. One found without an expiry would never
 // end, so it is given one.
 const RATE = `
@@ -86,3 +89,23 @@ export const REFUND =
 takeBack(KEYS[1], KEYS[2], KEYS[3], ARGV[2], tonumber(ARGV[1]))
 return 1
 `
+
+// the client's commands for the scripts: otiaHit, otiaMeter, otiaUndo, otiaRefund
+export type HitFn = (key: string, windowMs: number) => Promise<[number, number]>
+export type MeterFn = (
+  rate: string,
+  d: string,
+  m: string,
+  h: string,
+  marker: string,
+  windowMs: number,
+  max: number,
+  units: number,
+  dl: number,
+  ml: number,
+  dttl: number,
+  mttl: number,
+  op: string
+) => ChainableCommander
+export type UndoFn = (marker: string) => ChainableCommander
+export type RefundFn = (d: string, m: string, h: string, units: number, op: string) => ChainableCommander

@@ -6,11 +6,12 @@
 // Every key a script touches carries the key id as its hash tag ({id}), and the key records share
 // the tag {keys}: each script and transaction stays in one slot of a Redis Cluster. With `wait=N`
 // in REDIS_URL a charge is answered only once N replicas have it (WAIT); REDIS_URL forms and the
-// caveats are in redis-url.ts.
-import { Cluster, Redis, type ChainableCommander, type RedisOptions } from 'ioredis'
-import { clusterOptions, parseRedisUrl } from './redis-url.js'
+// caveats are in redis-url.ts; the client, its options and the WAIT round trip in redis-client.ts.
+import type { Cluster, Redis, ChainableCommander } from 'ioredis'
+import { parseRedisUrl } from './redis-url.js'
 import { migrateLegacyKeys } from './redis-migrate.js'
-import { HIT, METER, REFUND, UNDO } from './redis-scripts.js'
+import { bounded, fewestReplicas, redisClient, withWait } from './redis-client.js'
+import type { HitFn, MeterFn, RefundFn, UndoFn } from './redis-scripts.js'
 import {
   counter,
   periods,
@@ -24,40 +25,6 @@ import {
   type RateWindow,
   type Store
 } from './types.js'
-
-type HitFn = (key: string, windowMs: number) => Promise<[number, number]>
-type MeterFn = (
-  rate: string,
-  d: string,
-  m: string,
-  h: string,
-  marker: string,
-  windowMs: number,
-  max: number,
-  units: number,
-  dl: number,
-  ml: number,
-  dttl: number,
-  mttl: number,
-  op: string
-) => ChainableCommander
-type UndoFn = (marker: string) => ChainableCommander
-type RefundFn = (d: string, m: string, h: string, units: number, op: string) => ChainableCommander
-
-export function redisOptions (timeoutMs: number): RedisOptions {
-  return {
-    maxRetriesPerRequest: 1,
-    enableOfflineQueue: false,
-    connectTimeout: timeoutMs,
-    commandTimeout: timeoutMs,
-    // keep reconnecting in the background, at most once a second, so service resumes by itself
-    retryStrategy: times => Math.min(times * 100, 1000),
-    lazyConnect: true,
-    // the commands of one turn of the event loop leave in one socket write (one write per command
-    // cost about 46 us of main-thread time per request under load)
-    enableAutoPipelining: true
-  }
-}
 
 export class RedisStore implements Store {
   readonly kind = 'redis' as const
@@ -79,29 +46,12 @@ export class RedisStore implements Store {
 
   constructor (url: string, opts: { timeoutMs: number; prefix?: string }) {
     const target = parseRedisUrl(url)
-    const base = redisOptions(opts.timeoutMs)
     this.mode = target.mode
     this.wait = target.wait
     this.timeoutMs = opts.timeoutMs
     this.replicas = this.wait
-    if (target.mode === 'single') this.client = new Redis(target.url, base)
-    else if (target.mode === 'sentinel') {
-      this.client = new Redis({
-        ...base,
-        ...target.options,
-        sentinels: target.sentinels,
-        name: target.name,
-        sentinelRetryStrategy: (times: number) => Math.min(times * 100, 1000)
-      })
-    } else this.client = new Cluster(target.nodes, clusterOptions({ ...base, ...target.options, lazyConnect: false }))
+    this.client = redisClient(target, opts.timeoutMs)
     this.prefix = opts.prefix ?? 'otia:'
-    // defineCommand: EVALSHA, and EVAL only when Redis does not have the script yet
-    this.client.defineCommand('otiaHit', { numberOfKeys: 1, lua: HIT })
-    this.client.defineCommand('otiaMeter', { numberOfKeys: 5, lua: METER })
-    this.client.defineCommand('otiaUndo', { numberOfKeys: 1, lua: UNDO })
-    this.client.defineCommand('otiaRefund', { numberOfKeys: 3, lua: REFUND })
-    // errors are reported through the commands that fail; an unhandled 'error' event would crash
-    this.client.on('error', () => {})
   }
 
   /** Connects, waiting at most `ms`; resolves false if Redis did not answer in time. */
@@ -141,55 +91,26 @@ export class RedisStore implements Store {
     try {
       const w = this.watcher
       if (w === null) return
-      const clients = w instanceof Cluster ? w.nodes('master') : [w]
-      let fewest = Infinity
-      for (const c of clients) {
-        const role = (await c.call('ROLE')) as [string, number, unknown[]]
-        if (role[0] === 'master') fewest = Math.min(fewest, role[2].length)
-      }
-      if (fewest !== Infinity) this.replicas = fewest
+      const fewest = await fewestReplicas(w)
+      if (fewest !== null) this.replicas = fewest
     } catch {
       /* unreachable: keep the last count */
     }
   }
 
-  /** A request's store call, given up after the time-out however ioredis retries it: a Cluster
-   * client resends a command whose node went away after a slot refresh (each try with its own
-   * command time-out), which took a request about 0.9 s when a master was killed (test/redis/failover:
-   * 0.86-1.06 s; 0.52 s bounded). The timer costs about 1 us a call. */
+  /** A request's store call, given up after the time-out (redis-client.ts bounded). */
   private bounded<T>(call: Promise<T>): Promise<T> {
-    let timer: NodeJS.Timeout | undefined
-    const late = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer from Redis in ${this.timeoutMs} ms`)), this.timeoutMs)
-    })
-    return Promise.race([call, late]).finally(() => clearTimeout(timer))
+    return bounded(call, this.timeoutMs)
   }
 
   /**
-   * Sends `first` and, when the URL asks for replicas, WAIT in the same round trip (a pipeline goes
-   * to one node, the one of `first`'s slot). Resolves `first`'s reply, and how many replicas had it.
+   * Sends `first` and, when the URL asks for replicas, WAIT in the same round trip (redis-client.ts withWait):
+   * no more replicas than are connected.
    */
   private async withWait<T>(
     first: (p: ChainableCommander) => ChainableCommander
   ): Promise<{ reply: T; acked: number; wanted: number }> {
-    const wait = Math.min(this.wait, this.replicas)
-    // no replicas to wait for: the command alone (on the client it returns its reply)
-    if (wait === 0) {
-      return {
-        reply: await this.bounded(first(this.client as unknown as ChainableCommander) as unknown as Promise<T>),
-        acked: 0,
-        wanted: 0
-      }
-    }
-    // WAIT gives up at half the command time-out, so that its answer (too few replicas) arrives
-    const res = await this.bounded(
-      first(this.client.pipeline())
-        .call('WAIT', wait, Math.max(1, Math.floor(this.timeoutMs / 2)))
-        .exec()
-    )
-    if (res === null || res.length < 2) throw new Error('no reply')
-    for (const [err] of res) if (err !== null) throw err
-    return { reply: res[0]![1] as T, acked: Number(res[1]![1]), wanted: wait }
+    return withWait<T>(this.client, Math.min(this.wait, this.replicas), this.timeoutMs, first)
   }
 
   private checkReplicated ({ acked, wanted }: { acked: number; wanted: number }): void {

@@ -11,11 +11,13 @@
 // between joining it, for up to busyMs; then its calls fail and their requests answer 503. WAL
 // with synchronous=NORMAL: a committed charge survives the process being killed (kill -9); an
 // operating-system crash or a power cut may lose the last commits (sync: 'full' would keep them,
-// at ~10x the write time).
-import Database from 'libsql'
+// at ~10x the write time). The group commit is in sqlite-commit.ts, the tables and statements in
+// sqlite-db.ts.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Group, type Stmt } from './sqlite-group.js'
+import { GroupCommit } from './sqlite-commit.js'
+import { SCHEMA, one, open, prepareStatements, type Db, type Statements } from './sqlite-db.js'
 import {
   counter,
   periods,
@@ -29,30 +31,6 @@ import {
   type RateWindow,
   type Store
 } from './types.js'
-
-type Db = ReturnType<typeof open>
-
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS keys (hash TEXT PRIMARY KEY, id TEXT NOT NULL UNIQUE, record TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS counters (k TEXT PRIMARY KEY, used INTEGER NOT NULL, expires INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS history (id TEXT NOT NULL, day TEXT NOT NULL, op TEXT NOT NULL, units INTEGER NOT NULL, PRIMARY KEY (id, day, op));
-CREATE TABLE IF NOT EXISTS windows (k TEXT PRIMARY KEY, count INTEGER NOT NULL, ends INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
-`
-
-function open (file: string, busyMs: number, sync: 'normal' | 'full') {
-  const db = new Database(file)
-  // the wait for another process's write lock comes first: switching to WAL itself may wait
-  db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(busyMs))}`)
-  db.exec('PRAGMA journal_mode = WAL')
-  db.exec(`PRAGMA synchronous = ${sync === 'full' ? 'FULL' : 'NORMAL'}`)
-  return db
-}
-
-/** the first column of a raw statement's first row (libsql's pluck() does not pluck) */
-function one (stmt: Stmt, ...params: unknown[]): unknown {
-  return (stmt.get(...params) as unknown[] | undefined)?.[0]
-}
 
 /**
  * Turns of the event loop a group stays open after its first write, for the requests read in
@@ -72,56 +50,30 @@ export class SqliteStore implements Store {
   readonly kind = 'sqlite' as const
   readonly file: string
   private readonly db: Db
-  private readonly s: Record<
-    'get' | 'getWindow' | 'putWindow' | 'get2' | 'put2' | 'hist' | 'key' | 'keys' | 'keyById' | 'putKey' | 'delKey',
-    Stmt
-  >
+  private readonly s: Statements
 
   private q (sql: string): Stmt {
     return this.db.prepare(sql) as unknown as Stmt
   }
 
-  private readonly groupTx: (jobs: Array<(g: Group) => unknown>) => unknown[]
-  private readonly busyMs: number
+  private readonly commits: GroupCommit
   private sweeper: NodeJS.Timeout | null = null
   private hits = 0
-  private pending: Job[] = []
-  /** when the pending group first found the write lock taken (0: it has not) */
-  private busySince = 0
-  private tries = 0
-  private readonly gatherTurns: number
 
   constructor (dataDir: string, opts: { busyMs?: number; sync?: 'normal' | 'full'; gatherTurns?: number } = {}) {
     mkdirSync(dataDir, { recursive: true })
     this.file = join(dataDir, 'store.db')
-    this.busyMs = opts.busyMs ?? 2000
-    this.gatherTurns = opts.gatherTurns ?? GATHER_TURNS
-    this.db = open(this.file, this.busyMs, opts.sync ?? 'normal')
+    const busyMs = opts.busyMs ?? 2000
+    this.db = open(this.file, busyMs, opts.sync ?? 'normal')
     this.db.exec(SCHEMA)
-    const p = (sql: string): Stmt & { raw(): Stmt } => this.db.prepare(sql) as unknown as Stmt & { raw(): Stmt }
-    this.s = {
-      get: p('SELECT used FROM counters WHERE k = ?').raw(),
-      // a group's rows: read once, worked on in memory, written back once (Group)
-      getWindow: p('SELECT count, ends FROM windows WHERE k = ?').raw(),
-      putWindow: p(`INSERT INTO windows (k, count, ends) VALUES (?1, ?2, ?3)
-        ON CONFLICT (k) DO UPDATE SET count = excluded.count, ends = excluded.ends`),
-      get2: p('SELECT (SELECT used FROM counters WHERE k = ?1), (SELECT used FROM counters WHERE k = ?2)').raw(),
-      put2: p(`INSERT INTO counters (k, used, expires) VALUES (?1, ?2, ?3), (?4, ?5, ?6)
-        ON CONFLICT (k) DO UPDATE SET used = excluded.used`),
-      hist: p(`INSERT INTO history (id, day, op, units) VALUES (?1, ?2, ?3, max(0, ?4))
-        ON CONFLICT (id, day, op) DO UPDATE SET units = max(0, units + ?4)`),
-      key: p('SELECT record FROM keys WHERE hash = ?').raw(),
-      keys: p('SELECT record FROM keys ORDER BY rowid').raw(),
-      keyById: p('SELECT record FROM keys WHERE id = ?1 OR hash = ?1').raw(),
-      putKey: p('INSERT OR REPLACE INTO keys (hash, id, record) VALUES (?, ?, ?)'),
-      delKey: p('DELETE FROM keys WHERE hash = ?')
-    }
-    this.groupTx = this.db.transaction((jobs: Array<(g: Group) => unknown>) => {
+    this.s = prepareStatements(this.db)
+    const groupTx = this.db.transaction((jobs: Array<(g: Group) => unknown>) => {
       const g = new Group(this.s)
       const out = jobs.map(run => run(g))
       g.write()
       return out
     }).immediate
+    this.commits = new GroupCommit(groupTx, busyMs, opts.gatherTurns ?? GATHER_TURNS)
     // opening waits for the lock as SQLite does; from here on the groups wait without blocking
     this.importKeyFile(dataDir)
     this.db.transaction(() => this.sweepNow(Date.now())).immediate()
@@ -217,49 +169,9 @@ export class SqliteStore implements Store {
     return (await this.write(g => this.meterNow(g, null, id, kind, units, limits, now, op))).charge as ChargeResult
   }
 
-  /** Runs `run` in the transaction that commits the open group (GATHER_TURNS). */
+  /** Runs `run` in the transaction that commits the open group (GATHER_TURNS; sqlite-commit.ts). */
   private write<T>(run: (g: Group) => T): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      if (this.pending.push({ run, resolve: resolve as (v: unknown) => void, reject }) === 1) {
-        this.commitAfter(this.gatherTurns)
-      }
-    })
-  }
-
-  /** Commits after `turns` more turns of the event loop (setImmediate: the loop does not sleep meanwhile). */
-  private commitAfter (turns: number): void {
-    setImmediate(() => {
-      if (turns > 0) this.commitAfter(turns - 1)
-      else this.commit()
-    })
-  }
-
-  private commit (): void {
-    const jobs = this.pending
-    let out: unknown[]
-    try {
-      out = this.groupTx(jobs.map(j => j.run))
-    } catch (err) {
-      const now = Date.now()
-      if (
-        (err as { code?: string }).code === 'SQLITE_BUSY' &&
-        (this.busySince === 0 || now - this.busySince < this.busyMs)
-      ) {
-        // another process writes: the group (and whatever joins it) tries again, first on the
-        // next turns, then every millisecond; the rows it read are read again then
-        if (this.busySince === 0) this.busySince = now
-        if (++this.tries <= 20) setImmediate(() => this.commit())
-        else setTimeout(() => this.commit(), 1)
-        return
-      }
-      this.pending = []
-      this.busySince = this.tries = 0
-      for (const j of jobs) j.reject(err)
-      return
-    }
-    this.pending = []
-    this.busySince = this.tries = 0
-    for (let i = 0; i < jobs.length; i++) jobs[i]!.resolve(out[i])
+    return this.commits.write(run)
   }
 
   private meterNow (
@@ -361,10 +273,4 @@ export class SqliteStore implements Store {
     this.sweeper = null
     if (this.db.open) this.db.close()
   }
-}
-
-interface Job {
-  run: (g: Group) => unknown
-  resolve: (v: unknown) => void
-  reject: (e: unknown) => void
 }

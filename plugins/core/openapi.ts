@@ -33,7 +33,8 @@ export default fp(
         info: {
           title: 'Open text and image analysis API',
           description:
-            'Wire-compatible with the ParallelDots v4 API. Every operation accepts multipart/form-data, application/x-www-form-urlencoded, application/json or query-string parameters.',
+            'Wire-compatible with the ParallelDots v4 API. Every operation accepts multipart/form-data, ' +
+            'application/x-www-form-urlencoded, application/json or query-string parameters.',
           version: '4.0.0'
         },
         components: {}

@@ -163,7 +163,9 @@ export default fp(
         const which = charge.refusedBy === 'monthly' ? 'monthly' : 'daily'
         const period = charge[which]
         throw new Errors.QuotaExceeded(
-          `Quota exceeded: this request costs ${c.units} ${c.kind} unit(s) and the ${which} ${c.kind} quota of this key is ${String(period.limit)} (${String(period.remaining)} left, resets at ${period.reset}). Upgrade your plan on the dashboard: ${config.dashboardUrl}`
+          `Quota exceeded: this request costs ${c.units} ${c.kind} unit(s) and the ${which} ${c.kind} quota ` +
+            `of this key is ${String(period.limit)} (${String(period.remaining)} left, resets at ${period.reset}). ` +
+            `Upgrade your plan on the dashboard: ${config.dashboardUrl}`
         )
       }
       req.charged = c

@@ -2,7 +2,7 @@
 // clients; answered with {category, confidence_score}) or a JSON object of label to keywords (older
 // clients; answered with {tag, confidence_score}). No training per request (lib/text/zero-shot.ts).
 import type { FastifyInstance } from 'fastify'
-import { textOperation, type TextFields } from '../../lib/http/routes.js'
+import { textOperation, type TextFields } from '../../lib/http/text-operation.js'
 import { Errors } from '../../lib/errors.js'
 import type { LoadedModel } from '../../lib/serving/models.js'
 import type { ZeroShotInput, ZeroShotLabel, ZeroShotOutput } from '../../lib/text/zero-shot.js'
@@ -15,7 +15,8 @@ import {
 } from '../../schemas/ops/custom_classifier.js'
 
 const SHAPE =
-  'category must be a JSON list of labels, e.g. ["sports","politics"], or a JSON object of label to keywords, e.g. {"sports":["match","team"]}'
+  'category must be a JSON list of labels, e.g. ["sports","politics"], or a JSON object of label to keywords, ' +
+  'e.g. {"sports":["match","team"]}'
 
 function parse (raw: unknown): { labels: ZeroShotLabel[]; keyed: boolean } {
   let v = raw
@@ -82,7 +83,9 @@ async function run (
     if (!Array.isArray(r)) {
       const names = r.unknown.map(i => `"${labels[i]!.name}"`).join(', ')
       throw new Errors.InvalidField(
-        `No word of the label${r.unknown.length > 1 ? 's' : ''} ${names}${keyed ? ' (or of its keywords)' : ''} is known to the English word vectors; name it in common English words${keyed ? ' or add keywords' : ''}.`
+        `No word of the label${r.unknown.length > 1 ? 's' : ''} ${names}${keyed ? ' (or of its keywords)' : ''} ` +
+          'is known to the English word vectors; ' +
+          `name it in common English words${keyed ? ' or add keywords' : ''}.`
       )
     }
     const ranked = labels.map((l, i) => ({ name: l.name, score: r[i] as number })).sort((a, b) => b.score - a.score)
@@ -99,7 +102,8 @@ export default async function customClassifier (fastify: FastifyInstance) {
     op: 'custom_classifier',
     model: 'custom_classifier',
     summary:
-      'Custom classifier: zero-shot scores of your own labels (a JSON list of labels, or an object of label to keywords) for a text',
+      'Custom classifier: zero-shot scores of your own labels ' +
+      '(a JSON list of labels, or an object of label to keywords) for a text',
     batch: false,
     body: { single: CustomClassifierBody, batch: CustomClassifierBody },
     reply: CustomClassifierReply,

@@ -1,7 +1,7 @@
 // /new/intent: the intent scores, and with query=feedback the feedback split into complaint,
 // suggestion and appreciation by a second model (model-store/new_intent).
 import type { FastifyInstance } from 'fastify'
-import { textOperation } from '../../lib/http/routes.js'
+import { textOperation } from '../../lib/http/text-operation.js'
 import { assertLabels, byLabel, classify } from '../../lib/http/classify.js'
 import { Errors } from '../../lib/errors.js'
 import { INTENT_LABELS } from '../../schemas/ops/intent.js'

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { imageOperation } from '../../lib/http/routes.js'
+import { imageOperation } from '../../lib/http/image-operation.js'
 import { fetcherFor } from '../../lib/image/fetch.js'
 import type { NsfwResult } from '../../lib/image/types.js'
 import { NsfwReply } from '../../schemas/ops/nsfw.js'

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { textOperation } from '../../lib/http/routes.js'
+import { textOperation } from '../../lib/http/text-operation.js'
 import { assertLabels, classify } from '../../lib/http/classify.js'
 import { SARCASM_LABELS, SarcasmBatchReply, SarcasmReply } from '../../schemas/ops/sarcasm.js'
 

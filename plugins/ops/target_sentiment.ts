@@ -2,7 +2,7 @@
 // (2019, field entity) and /target_sentiment (2021, field aspect), each with its _batch twin; either
 // field name is accepted on every path. A batch asks about the same aspect in every text.
 import type { FastifyInstance } from 'fastify'
-import { textOperation, type TextFields } from '../../lib/http/routes.js'
+import { textOperation, type TextFields } from '../../lib/http/text-operation.js'
 import { assertLabels, byLabel } from '../../lib/http/classify.js'
 import { Errors } from '../../lib/errors.js'
 import type { LoadedModel } from '../../lib/serving/models.js'
@@ -70,7 +70,8 @@ export default async function targetSentiment (fastify: FastifyInstance) {
       op,
       model: 'target_sentiment',
       summary:
-        'Target (aspect) sentiment: negative, neutral and positive scores towards the aspect (field aspect or entity), and where it occurs',
+        'Target (aspect) sentiment: negative, neutral and positive scores towards the aspect ' +
+        '(field aspect or entity), and where it occurs',
       batch: true,
       body: { single: TargetSentimentBody, batch: TargetSentimentBatchBody },
       reply: TargetSentimentReply,

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { textOperation } from '../../lib/http/routes.js'
+import { textOperation } from '../../lib/http/text-operation.js'
 import type { LoadedModel } from '../../lib/serving/models.js'
 import { TaxonomyBatchReply, TaxonomyReply } from '../../schemas/ops/taxonomy.js'
 

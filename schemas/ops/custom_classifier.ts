@@ -10,7 +10,8 @@ export const Category = Type.Union([
   Type.String({
     minLength: 1,
     description:
-      'a JSON list of labels (["sports", "politics"]) or a JSON object of label to keywords ({"sports": ["match", "team"]})'
+      'a JSON list of labels (["sports", "politics"]) or a JSON object of label to keywords ' +
+      '({"sports": ["match", "team"]})'
   }),
   Type.Array(Label, { description: 'the labels (JSON bodies)' }),
   Type.Record(Type.String(), Type.Union([Type.Array(Type.String()), Type.String()]), {
@@ -29,7 +30,8 @@ const ByTag = Type.Object({ tag: Type.String(), confidence_score: Score })
 export const CustomClassifierReply = Type.Object({
   taxonomy: Type.Union([Type.Array(ByCategory), Type.Array(ByTag)], {
     description:
-      'every label, most likely first: {category, confidence_score} for a list of labels, {tag, confidence_score} for an object of keywords (as the clients of each era read it)'
+      'every label, most likely first: {category, confidence_score} for a list of labels, ' +
+      '{tag, confidence_score} for an object of keywords (as the clients of each era read it)'
   })
 })
 export type CustomClassifierReply = Static<typeof CustomClassifierReply>
