@@ -5,7 +5,10 @@
 // (training/recipes/target_sentiment.ts) and serving (plugins/ops/target_sentiment.ts) both use it.
 
 export const WINDOW = 4
-/** the marked words are written this many times: the bag averages its features, so this weighs them against the whole text */
+/**
+ * the marked words are written this many times: the bag averages its features, so this weighs them against the
+ * whole text
+ */
 export const NEAR_REPEAT = 3
 const WORD = /[\p{L}\p{M}\p{N}_']+/gu
 const BREAK = /[,;:.!?()]|\b(?:but|however|although|though|while|whereas|except|yet)\b/giu

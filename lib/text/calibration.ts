@@ -142,7 +142,10 @@ export function languageTemperature (params: LanguageCalibration | undefined, la
   return params !== undefined && Object.hasOwn(params.temperature, lang) ? (params.temperature[lang] as number) : 1
 }
 
-/** Why a calibration by language cannot serve a model (every temperature a finite positive number, the kind of scores the model's), or undefined when it can. */
+/**
+ * Why a calibration by language cannot serve a model (every temperature a finite positive number, the kind of
+ * scores the model's), or undefined when it can.
+ */
 export function languageCalibrationProblem (params: LanguageCalibration, multiLabel: boolean): string | undefined {
   const bad = Object.entries(params.temperature).find(([, T]) => typeof T !== 'number' || !Number.isFinite(T) || T <= 0)
   if (bad !== undefined) return `the calibration by language has temperature ${String(bad[1])} for ${bad[0]}`

@@ -12,11 +12,17 @@ export interface FeatureConfig {
   maxFeatures: number
   /** texts are read up to this many characters */
   maxChars: number
-  /** the shared word-vector table the model also reads (a folder below model-store, e.g. word-vectors/1); none when absent */
+  /**
+   * the shared word-vector table the model also reads (a folder below model-store, e.g. word-vectors/1); none
+   * when absent
+   */
   vectors?: string
   /** also a feature for each word under negation (lib/text/words/negation.ts); none when absent */
   negation?: boolean
-  /** the word-vector input has the mean of the words under negation after the mean of all (lib/text/bag/sentence-input.ts) */
+  /**
+   * the word-vector input has the mean of the words under negation after the mean of all
+   * (lib/text/bag/sentence-input.ts)
+   */
   negatedVectors?: boolean
 }
 

@@ -29,3 +29,18 @@ export function sentenceInput (text: string, cfg: FeatureConfig, vectors: WordVe
     vectors.sentence(negatedWords(text, cfg.maxChars), out.subarray(vectors.dim, 2 * vectors.dim))
   }
 }
+
+/**
+ * Each text's word-vector input (the SIF-weighted, L2-normalised mean; sentenceInput above), as
+ * training computed it (training/trainers/sparse-sgd.ts featuriseWith).
+ */
+export function sentenceVectors (texts: string[], cfg: FeatureConfig, vectors: WordVectors): Float32Array {
+  const dim = inputDim(cfg, vectors)
+  const out = new Float32Array(texts.length * dim)
+  const one = new Float32Array(dim)
+  texts.forEach((t, i) => {
+    sentenceInput(t, cfg, vectors, one)
+    out.set(one, i * dim)
+  })
+  return out
+}

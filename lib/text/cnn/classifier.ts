@@ -12,39 +12,45 @@
 //   their concatenation into one logit per label, and a softmax (or, for independent scores, a sigmoid
 //   per label).
 // A model whose weights.json has `parts` reads a long text in parts, the mean of their logits (lib/text/cnn/parts.ts).
-// The convolution is computed per token first: every token's vector times one [dim x (filters x sum
-// of widths)] matrix gives what it adds to each window it is in, and a window's value is the sum of
-// its tokens' parts. A text is scored alone (a batch is a loop), so a text alone equals itself in a
+// The convolution (lib/text/cnn/convolution.ts) is computed per token first: every token's vector times one
+// [dim x (filters x sum of widths)] matrix gives what it adds to each window it is in, and a window's value is
+// the sum of its tokens' parts. A text is scored alone (a batch is a loop), so a text alone equals itself in a
 // batch exactly. training/trainers/text_cnn.py trains these models; test/lib/text/cnn/classifier.test.ts
 // checks this pass against the trainer's own outputs, saved with the model (reference.json).
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { LoadedModel, ModelLoader } from '../../serving/models.js'
 import { featureIds, type FeatureConfig } from '../bag/features.js'
-import { sequenceIds } from './tokens.js'
 import { loadSharedVectors, type WordVectors } from '../words/vectors.js'
 import { readFileShared, shared, type SharedArray } from '../pool/shared-memory.js'
 import { halves } from '../pool/shared-tables.js'
 import { inputCalibrationOf, inputShape, recalibrate } from '../calibration.js'
 import { meanOfParts, textParts } from './parts.js'
-import { CACHED_WORDS, meanPart, RARE_SLOTS, tokenInput, type CnnGetter, type CnnPart } from './inputs.js'
+import { meanPart, type CnnGetter, type CnnPart } from './inputs.js'
+import { convPart } from './convolution.js'
 import type { CnnConfig } from './config.js'
 
 export type { CnnConfig, CnnTensor } from './config.js'
 
 const BYTES = { float16: 2, float32: 4 }
-/** a batch hands the event loop back once this much of its work has run (a text costs 0.01-20 ms: long texts read in parts cost the most) */
+/**
+ * a batch hands the event loop back once this much of its work has run (a text costs 0.01-20 ms: long texts
+ * read in parts cost the most)
+ */
 const YIELD_MS = 15
-// the convolution keeps the per-token parts of the CACHED_WORDS most frequent words and of RARE_SLOTS
-// other tokens (lib/text/cnn/inputs.ts): at most 4 x (CACHED_WORDS + RARE_SLOTS + maxTokens) x filters x
-// (sum of widths) bytes, touched only as tokens arrive
 
 /** The features a text's shape for the calibration by input (lib/text/calibration.ts inputShape) is read
  * with: the n-gram bag's, or for a model without one, only the sequence's character limit; and the
  * shared word-vector table. */
 export function shapeConfig (cfg: CnnConfig): FeatureConfig {
   return {
-    ...(cfg.bag ?? { buckets: 1, charNgrams: [], wordBigrams: false, maxFeatures: 1, maxChars: cfg.sequence.maxChars }),
+    ...(cfg.bag ?? {
+      buckets: 1,
+      charNgrams: [],
+      wordBigrams: false,
+      maxFeatures: 1,
+      maxChars: cfg.sequence.maxChars
+    }),
     vectors: cfg.vectors
   }
 }
@@ -156,129 +162,6 @@ function bagPart (features: FeatureConfig, get: CnnGetter): { width: number; run
       if (n > 0) {
         const w = Math.fround(1 / n)
         for (let d = 0; d < D; d++) h[at + d] = (h[at + d] as number) * w
-      }
-    }
-  }
-}
-
-/** the convolution over the text's tokens: per width, each filter's largest ReLU output over the windows */
-function convPart (cfg: CnnConfig, get: CnnGetter, vectors: WordVectors): { width: number; run: CnnPart } {
-  const { filters: F, widths, sequence: seq } = cfg
-  const input = tokenInput(cfg, get, vectors)
-  const R = input.width
-  // M[c][r]: row c = (width w, offset j, filter f), what a token at offset j of a window adds to filter f
-  const offsets: number[] = []
-  let C = 0
-  for (const k of widths) {
-    offsets.push(C)
-    C += k * F
-  }
-  const M = new Float32Array(R * C)
-  const bias = new Float32Array(widths.length * F)
-  widths.forEach((k, w) => {
-    const kernel = get(`conv${k}.kernel`, 'float32')
-    if (kernel.shape.join() !== [F, R, k].join()) {
-      throw new Error(`conv${k}.kernel is ${kernel.shape.join(' x ')}, not ${F} x ${R} x ${k}`)
-    }
-    const b = get(`conv${k}.bias`, 'float32').values
-    for (let f = 0; f < F; f++) {
-      bias[w * F + f] = b[f] as number
-      for (let r = 0; r < R; r++) {
-        for (let j = 0; j < k; j++) {
-          M[((offsets[w] as number) + j * F + f) * R + r] = kernel.values[(f * R + r) * k + j] as number
-        }
-      }
-    }
-  })
-  // the parts of the most frequent words (the table's first rows), each computed when a text first
-  // uses it: most tokens of a text are among them, and the pages of rows never used stay unallocated.
-  // Then those of every other token (rarer words, and the learned rows of tokens the table lacks:
-  // punctuation, user names...), each kept in its slot (id modulo RARE_SLOTS) until another token
-  // needs it: a token costs [vector dim x filters x sum of widths] multiplications when its parts are
-  // computed (about 40 us here), a sum of its parts when they are kept. After them, room for the parts
-  // of a text's tokens whose slot an earlier token of the same text holds, computed for each text
-  // (docs/performance.md: how a thread grows with the tokens it sees).
-  const common = Math.min(CACHED_WORDS, vectors.size)
-  const slots = common + RARE_SLOTS
-  const maxTokens = Math.max(1, seq.maxTokens)
-  const parts = new Float32Array((slots + maxTokens) * C)
-  const cached = new Uint8Array(common)
-  // the token whose parts each slot holds (-1: none), and the last text that read it
-  const rareRow = new Int32Array(RARE_SLOTS).fill(-1)
-  const rareText = new Float64Array(RARE_SLOTS).fill(-1)
-  let textNo = 0
-  // buffers reused by every text (a forward pass is synchronous): token ids, where each token's parts start
-  const tokens = new Int32Array(maxTokens)
-  const from = new Int32Array(maxTokens)
-  const z = new Float64Array(F)
-  const partsOf = (id: number, base: number) => {
-    const u = input.of(id)
-    const Mc = M
-    const P = parts
-    const Rc = R
-    const Cc = C
-    for (let c = 0, m = 0; c < Cc; c++) {
-      let s = 0
-      for (let r = 0; r < Rc; r++, m++) s += (u[r] as number) * (Mc[m] as number)
-      P[base + c] = s
-    }
-  }
-  return {
-    width: widths.length * F,
-    run: (text, h, at) => {
-      const n = sequenceIds(text, seq, vectors.row, vectors.size, tokens)
-      const Fc = F
-      const Cc = C
-      const P = parts
-      const Z = z
-      const Bc = bias
-      const From = from
-      const Tk = tokens
-      const me = ++textNo
-      for (let t = 0; t < n; t++) {
-        const id = Tk[t] as number
-        if (id >= common) {
-          // a rarer word or a learned row: its slot, unless an earlier token of this text holds it for another
-          const r = id % RARE_SLOTS
-          if (rareRow[r] === id) {
-            rareText[r] = me
-            From[t] = (common + r) * Cc
-            continue
-          }
-          if (rareText[r] === me) {
-            From[t] = (slots + t) * Cc
-            partsOf(id, From[t] as number)
-            continue
-          }
-          From[t] = (common + r) * Cc
-          partsOf(id, From[t] as number)
-          rareRow[r] = id
-          rareText[r] = me
-          continue
-        }
-        if (cached[id] === 0) {
-          partsOf(id, id * Cc)
-          cached[id] = 1
-        }
-        From[t] = id * Cc
-      }
-      for (let w = 0; w < widths.length; w++) {
-        const k = widths[w] as number
-        const out = at + w * Fc
-        const off = offsets[w] as number
-        // the maximum of ReLU outputs: 0 when every window is negative
-        for (let f = 0; f < Fc; f++) h[out + f] = 0
-        // windows t = 0 .. max(n - k, 0); tokens past the text's end are zero vectors
-        const windows = Math.max(n - k, 0) + 1
-        for (let t = 0; t < windows; t++) {
-          for (let f = 0; f < Fc; f++) Z[f] = Bc[w * Fc + f] as number
-          const last = Math.min(k, n - t)
-          for (let j = 0; j < last; j++) {
-            const base = (From[t + j] as number) + off + j * Fc
-            for (let f = 0; f < Fc; f++) Z[f] = (Z[f] as number) + (P[base + f] as number)
-          }
-          for (let f = 0; f < Fc; f++) if ((Z[f] as number) > (h[out + f] as number)) h[out + f] = Z[f] as number
-        }
       }
     }
   }

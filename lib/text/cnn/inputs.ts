@@ -14,9 +14,15 @@ export type CnnGetter = (
 /** writes a part of the features of `text` into h from `at` */
 export type CnnPart = (text: string, h: Float64Array, at: number) => void
 
-/** the per-word parts (lib/text/cnn/classifier.ts's convolution, and the word-vector input below) of this many most frequent words (the table's first rows) are kept once computed */
+/**
+ * the per-word parts (lib/text/cnn/classifier.ts's convolution, and the word-vector input below) of this many
+ * most frequent words (the table's first rows) are kept once computed
+ */
 export const CACHED_WORDS = 10_000
-/** and those of other tokens, for the last one seen in each of this many slots (a token's slot: its id modulo this); the word-vector input's take at most 4 x (CACHED_WORDS + this) x hidden x (1 or 2) bytes */
+/**
+ * and those of other tokens, for the last one seen in each of this many slots (a token's slot: its id modulo
+ * this); the word-vector input's take at most 4 x (CACHED_WORDS + this) x hidden x (1 or 2) bytes
+ */
 export const RARE_SLOTS = 4096
 
 /**
@@ -38,41 +44,12 @@ export function meanPart (
   if (kernel.shape.join() !== [H, D].join() || b.length !== H) {
     throw new Error(`mean.kernel is ${kernel.shape.join(' x ')}, not ${H} x ${D}`)
   }
-  const K = kernel.values
   const V = vectors.dim
   // the input's groups: every word, and the negated words when the features ask for them
   const groups = D / V
-  const common = Math.min(CACHED_WORDS, vectors.size)
-  // parts[(g * common + row) * H + j]: kernel row j's product with the row's vector, group g's
-  // columns; then those of rarer words, the last one seen in each slot (g * RARE_SLOTS + row modulo RARE_SLOTS)
-  const rareAt = groups * common
-  const parts = new Float32Array((rareAt + groups * RARE_SLOTS) * H)
-  const cached = new Uint8Array(groups * common)
-  const rareRow = new Int32Array(groups * RARE_SLOTS).fill(-1)
-  const v = new Float64Array(V)
+  const partOf = wordParts(kernel.values, H, D, groups, vectors)
   const s = new Float64Array(V)
   const acc = new Float64Array(H)
-  /** group g's columns of the kernel times a row's vector (as float32 values, however long they are kept, so that a text's answer never depends on which texts came before) */
-  const partOf = (row: number, g: number): Float32Array => {
-    const Hc = H
-    const Vc = V
-    const Dc = D
-    const Kc = K
-    const rare = row < common ? -1 : g * RARE_SLOTS + (row % RARE_SLOTS)
-    const slot = rare < 0 ? g * common + row : rareAt + rare
-    const into = parts.subarray(slot * Hc, (slot + 1) * Hc)
-    if (rare < 0 ? cached[slot] === 1 : rareRow[rare] === row) return into
-    v.fill(0)
-    vectors.addRow(row, 1, v)
-    for (let j = 0; j < Hc; j++) {
-      let x = 0
-      for (let d = 0, m = j * Dc + g * Vc; d < Vc; d++, m++) x += (v[d] as number) * (Kc[m] as number)
-      into[j] = x
-    }
-    if (rare < 0) cached[slot] = 1
-    else rareRow[rare] = row
-    return into
-  }
   const out = new Float64Array(H)
   /** adds group g's contribution of these words to out: (kernel . s) / |s|, nothing when no word is known */
   const group = (words: readonly string[], g: number) => {
@@ -113,7 +90,56 @@ export function meanPart (
   }
 }
 
-/** what the convolution reads for a token id: its word vector (times vectorScale) or learned row, projected when the model has proj.kernel */
+/**
+ * group g's columns of the kernel K [H x D] times a row's vector, for the word-vector input (meanPart above),
+ * kept for the most frequent words and for the last rarer word seen in each slot
+ */
+function wordParts (
+  K: Float32Array | Uint16Array,
+  H: number,
+  D: number,
+  groups: number,
+  vectors: WordVectors
+): (row: number, g: number) => Float32Array {
+  const V = vectors.dim
+  const common = Math.min(CACHED_WORDS, vectors.size)
+  // parts[(g * common + row) * H + j]: kernel row j's product with the row's vector, group g's
+  // columns; then those of rarer words, the last one seen in each slot (g * RARE_SLOTS + row modulo RARE_SLOTS)
+  const rareAt = groups * common
+  const parts = new Float32Array((rareAt + groups * RARE_SLOTS) * H)
+  const cached = new Uint8Array(groups * common)
+  const rareRow = new Int32Array(groups * RARE_SLOTS).fill(-1)
+  const v = new Float64Array(V)
+  /**
+   * group g's columns of the kernel times a row's vector (as float32 values, however long they are kept, so
+   * that a text's answer never depends on which texts came before)
+   */
+  return (row: number, g: number): Float32Array => {
+    const Hc = H
+    const Vc = V
+    const Dc = D
+    const Kc = K
+    const rare = row < common ? -1 : g * RARE_SLOTS + (row % RARE_SLOTS)
+    const slot = rare < 0 ? g * common + row : rareAt + rare
+    const into = parts.subarray(slot * Hc, (slot + 1) * Hc)
+    if (rare < 0 ? cached[slot] === 1 : rareRow[rare] === row) return into
+    v.fill(0)
+    vectors.addRow(row, 1, v)
+    for (let j = 0; j < Hc; j++) {
+      let x = 0
+      for (let d = 0, m = j * Dc + g * Vc; d < Vc; d++, m++) x += (v[d] as number) * (Kc[m] as number)
+      into[j] = x
+    }
+    if (rare < 0) cached[slot] = 1
+    else rareRow[rare] = row
+    return into
+  }
+}
+
+/**
+ * what the convolution reads for a token id: its word vector (times vectorScale) or learned row, projected when
+ * the model has proj.kernel
+ */
 export function tokenInput (
   cfg: CnnConfig,
   get: CnnGetter,

@@ -226,7 +226,10 @@ function placeInDocument (rows: Float32Array[]): Float32Array[] {
  * vector machines", reads better but cost 0.003-0.007 F1@10 on Inspec, whose gold lists keep such
  * parts: not done.)
  */
-export function rankCandidates (a: Analysed, scores: ArrayLike<number>): Array<{ candidate: Candidate; score: number }> {
+export function rankCandidates (
+  a: Analysed,
+  scores: ArrayLike<number>
+): Array<{ candidate: Candidate; score: number }> {
   return a.candidates
     .map((candidate, i) => ({ candidate, score: scores[i] as number }))
     .sort((x, y) => y.score - x.score || (x.candidate.key < y.candidate.key ? -1 : 1))

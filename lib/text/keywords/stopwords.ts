@@ -97,15 +97,19 @@ interface Phrase {
   count: number
 }
 
+/** a text's runs of content words, and each content word's first sentence, first offset and count */
+interface Runs {
+  runs: Item[][]
+  firstSentence: Map<string, number>
+  firstAt: Map<string, number>
+  tf: Map<string, number>
+}
+
 /**
- * At most `top` keyphrases of `text`, best first: candidates cut at stopwords, punctuation and
- * (with `classes`) verbs, kept where they fit the language's noun-phrase pattern (isPattern).
- * Confidence is the phrase's score against the mean candidate's, score / (score + mean): no two
- * phrases tie unless their scores do, and ties are broken by which comes first in the text.
+ * The runs of content words of a text (and link words between them), cut at its stopwords, punctuation and
+ * (with `classes`) verbs, with each word's first sentence index and offset and its count.
  */
-export function stopwordKeyphrases (raw: string, lang: string, top: number, classes?: WordClasses): Keyword[] {
-  const text = raw.length > MAX_CHARS ? raw.slice(0, MAX_CHARS) : raw
-  const stop = stopwordsOf(lang)
+function contentRuns (text: string, stop: Set<string>, classes: WordClasses | undefined): Runs {
   // runs of content words (and link words between them), with each word's sentence index
   const runs: Item[][] = []
   let run: Item[] = []
@@ -142,6 +146,16 @@ export function stopwordKeyphrases (raw: string, lang: string, top: number, clas
     }
   }
   close()
+  return { runs, firstSentence, firstAt, tf }
+}
+
+/** The candidates of the runs, by their words (lower-cased), and each word's degree. */
+function candidatePhrases (
+  text: string,
+  runs: Item[][],
+  lang: string,
+  classes: WordClasses | undefined
+): { phrases: Map<string, Phrase>; degree: Map<string, number> } {
   // every sub-run of up to MAX_WORDS words is a candidate; a word's degree counts the words it
   // stands beside in the runs (RAKE), so words of multi-word terms weigh more than loose ones
   const phrases = new Map<string, Phrase>()
@@ -169,6 +183,19 @@ export function stopwordKeyphrases (raw: string, lang: string, top: number, clas
       }
     }
   }
+  return { phrases, degree }
+}
+
+/**
+ * At most `top` keyphrases of `text`, best first: candidates cut at stopwords, punctuation and
+ * (with `classes`) verbs, kept where they fit the language's noun-phrase pattern (isPattern).
+ * Confidence is the phrase's score against the mean candidate's, score / (score + mean): no two
+ * phrases tie unless their scores do, and ties are broken by which comes first in the text.
+ */
+export function stopwordKeyphrases (raw: string, lang: string, top: number, classes?: WordClasses): Keyword[] {
+  const text = raw.length > MAX_CHARS ? raw.slice(0, MAX_CHARS) : raw
+  const { runs, firstSentence, firstAt, tf } = contentRuns(text, stopwordsOf(lang), classes)
+  const { phrases, degree } = candidatePhrases(text, runs, lang, classes)
   // a word weighs more for being frequent, early, and part of longer terms
   const weight = new Map<string, number>()
   for (const [w, f] of tf) {

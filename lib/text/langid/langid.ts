@@ -101,7 +101,10 @@ export function latinRefined (text: string, d: Detection, p: number[]): Detectio
 // answer on a long text hardly does (100 texts of 7,000 characters: about 200 ms in all, read whole)
 export const DETECT_CHARS = 2_000
 
-/** The most likely language among LANGUAGE_NAMES written in the text's letters (an unlikely language gets probability 0). */
+/**
+ * The most likely language among LANGUAGE_NAMES written in the text's letters (an unlikely language gets
+ * probability 0).
+ */
 export function detectWith (model: FastTextModel, whole: string): Detection {
   // not between the two halves of a surrogate pair
   const cut = /[\uD800-\uDBFF]/.test(whole.charAt(DETECT_CHARS - 1)) ? DETECT_CHARS - 1 : DETECT_CHARS
@@ -138,7 +141,8 @@ export function routeLanguage (text: string, d: Detection, served: readonly stri
 }
 
 function detectedRoute (text: string, d: Detection, served: readonly string[]): { code: string; sure: boolean } {
-  // the Latin-letter refiner read the text, however short: its answer, or lid.176's where the operation does not serve it
+  // the Latin-letter refiner read the text, however short: its answer, or lid.176's where the operation does not
+  // serve it
   if (d.unrefined !== undefined) {
     return served.includes(d.code) ? { code: d.code, sure: true } : detectedRoute(text, d.unrefined, served)
   }

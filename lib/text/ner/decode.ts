@@ -91,6 +91,48 @@ function logSumExp (xs: Float64Array, n: number): number {
 }
 
 /**
+ * exp(transitions / temperature), masked, each relative to the largest allowed one: s.pot, made again only
+ * for other transitions or another temperature than last time (s.potRange: the allowed ones' range)
+ */
+function potentials (T: Float32Array, k: number, s: Scratch): Float64Array {
+  const pot = s.pot
+  if (s.potOf !== T || s.potK !== k) {
+    let top = -Infinity
+    let bottom = Infinity
+    for (let i = 0; i < pot.length; i++) {
+      if ((MASK[i] as number) !== 0) continue
+      top = Math.max(top, (T[i] as number) * k)
+      bottom = Math.min(bottom, (T[i] as number) * k)
+    }
+    for (let i = 0; i < pot.length; i++) pot[i] = (MASK[i] as number) === 0 ? Math.exp((T[i] as number) * k - top) : 0
+    s.potOf = T
+    s.potK = k
+    s.potRange = top - bottom
+  }
+  return pot
+}
+
+/**
+ * Each token's emission potentials into emit, exp(scores / temperature) relative to its largest; returns the
+ * widest range of a token's scores / temperature.
+ */
+function emissionPotentials (E: ArrayLike<number>, n: number, k: number, emit: Float64Array, at: number): number {
+  let widest = 0
+  for (let t = 0; t < n; t++) {
+    let top = -Infinity
+    let bottom = Infinity
+    for (let y = 0; y < L; y++) {
+      const e = E[at + t * L + y] as number
+      if (e > top) top = e
+      if (e < bottom) bottom = e
+    }
+    widest = Math.max(widest, (top - bottom) * k)
+    for (let y = 0; y < L; y++) emit[t * L + y] = Math.exp(((E[at + t * L + y] as number) - top) * k)
+  }
+  return widest
+}
+
+/**
  * P(label of token t = labels[t]) for each t, treating scores / temperature as the log-potentials
  * of a linear-chain CRF. The perceptron is not trained as one, so the temperature (fitted on
  * validation data at training time) is what makes these probabilities roughly calibrated.
@@ -112,35 +154,11 @@ export function marginals (
   if (n === 0) return out
   s.fit(n)
   const k = 1 / temperature
-  const pot = s.pot
-  if (s.potOf !== T || s.potK !== k) {
-    let top = -Infinity
-    let bottom = Infinity
-    for (let i = 0; i < pot.length; i++) {
-      if ((MASK[i] as number) !== 0) continue
-      top = Math.max(top, (T[i] as number) * k)
-      bottom = Math.min(bottom, (T[i] as number) * k)
-    }
-    for (let i = 0; i < pot.length; i++) pot[i] = (MASK[i] as number) === 0 ? Math.exp((T[i] as number) * k - top) : 0
-    s.potOf = T
-    s.potK = k
-    s.potRange = top - bottom
-  }
+  const pot = potentials(T, k, s)
   const alpha = s.score
   const beta = s.beta
   const emit = s.emit
-  let widest = 0
-  for (let t = 0; t < n; t++) {
-    let top = -Infinity
-    let bottom = Infinity
-    for (let y = 0; y < L; y++) {
-      const e = E[at + t * L + y] as number
-      if (e > top) top = e
-      if (e < bottom) bottom = e
-    }
-    widest = Math.max(widest, (top - bottom) * k)
-    for (let y = 0; y < L; y++) emit[t * L + y] = Math.exp(((E[at + t * L + y] as number) - top) * k)
-  }
+  const widest = emissionPotentials(E, n, k, emit, at)
   // Every label is reached within two tokens from one as likely as the most likely (an entity's
   // inside from its begin, its begin from O), so within a rescaled vector no entry falls below
   // exp(-2 (widest + potRange)) of the largest, plus a little: below about exp(-700) it would

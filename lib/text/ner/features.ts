@@ -17,7 +17,8 @@ export interface Token {
 // numbers with their separators, runs of dashes or dots together, and every other non-space code
 // point alone (an emoji's surrogate pair stays one token, so offsets never split a character).
 const ABBREVIATIONS =
-  'Mr|Mrs|Ms|Dr|Prof|St|Jr|Sr|Sra|Co|Corp|Inc|Ltd|Bros|Gen|Gov|Sen|Rep|Lt|Col|Sgt|Capt|Mt|Ft|Jan|Feb|Aug|Sept|Sep|Oct|Nov|Dec|vs|bzw|ca|ggf|usw|evtl|Nr|Str|Hr|Fr|dr|Avda|Av|Sta|Sto|dhr|mevr|drs|ir|ing|blz|nr|etc'
+  'Mr|Mrs|Ms|Dr|Prof|St|Jr|Sr|Sra|Co|Corp|Inc|Ltd|Bros|Gen|Gov|Sen|Rep|Lt|Col|Sgt|Capt|Mt|Ft|Jan|Feb|Aug|' +
+  'Sept|Sep|Oct|Nov|Dec|vs|bzw|ca|ggf|usw|evtl|Nr|Str|Hr|Fr|dr|Avda|Av|Sta|Sto|dhr|mevr|drs|ir|ing|blz|nr|etc'
 const tokenRe = (lang: string) =>
   new RegExp(
     [
@@ -26,7 +27,8 @@ const tokenRe = (lang: string) =>
       '\\p{Lu}\\.(?=\\s)',
       '\\p{N}{1,2}\\.(?=\\s+\\S)',
       '\\p{N}+(?:[.,:/-]\\p{N}+)+(?![\\p{L}\\p{N}])',
-      "[\\p{L}\\p{N}][\\p{L}\\p{M}\\p{N}]*(?:(?:['’](?=\\p{Lu})|[-&](?=[\\p{L}\\p{N}]))[\\p{L}\\p{M}\\p{N}]+)*(?:-(?=\\s))?" +
+      '[\\p{L}\\p{N}][\\p{L}\\p{M}\\p{N}]*' +
+        "(?:(?:['’](?=\\p{Lu})|[-&](?=[\\p{L}\\p{N}]))[\\p{L}\\p{M}\\p{N}]+)*(?:-(?=\\s))?" +
         (lang === 'nl' ? "(?:['’]\\p{Ll}{1,2}(?![\\p{L}\\p{N}]))?" : ''),
       "['’](?:s|S|re|ve|ll|d|m|t)(?![\\p{L}\\p{N}])",
       '-{2,}|\\.{2,}',
@@ -95,7 +97,10 @@ interface Tok {
 const PAD_L: Tok = { w: '<s>', low: '<s>', sh: '<s>', cap: '<s>' }
 const PAD_R: Tok = { w: '</s>', low: '</s>', sh: '</s>', cap: '</s>' }
 
-/** a coarse capitalisation class: sentence-initial capitals mean little in English, all nouns are capitalised in German */
+/**
+ * a coarse capitalisation class: sentence-initial capitals mean little in English, all nouns are capitalised in
+ * German
+ */
 function capClass (w: string): string {
   if (!/\p{L}/u.test(w)) return /\p{N}/u.test(w) ? 'num' : 'punct'
   if (w === w.toUpperCase() && w.length > 1) return 'upper'

@@ -14,13 +14,15 @@
 // A call made for a request whose deadline passed, or whose client left (lib/runtime/deadline.ts), is
 // dropped: its chunks still waiting leave the queue, a message whose every job is dropped is
 // skipped by its worker if not yet started, and a chunk already running ends as it would.
+// The waiting jobs, their two lines and the batches taken from them: lib/text/pool/waiting.ts.
 import type { Worker, WorkerOptions } from 'node:worker_threads'
 import type { LoaderContext } from '../../serving/models.js'
 import { WorkerPool, overloaded, type WorkerSlot } from '../../runtime/worker-pool.js'
 import { CANCELLED } from './protocol.js'
 import type { PoolModel, Ready, Routed, TextCancel, TextJob, TextReply, WorkerInit } from './protocol.js'
-import { compileWorkers } from '../../runtime/worker-build.js'
+import { bundledWorkers } from './bundle.js'
 import { currentDeadline, dropOnEnd } from '../../runtime/deadline.js'
+import { MAX_CHUNK, MIN_CHUNK, WaitingJobs, type Job } from './waiting.js'
 
 export interface TextPoolOptions {
   size: number
@@ -33,17 +35,6 @@ export interface TextPoolOptions {
   log?: (msg: string) => void
 }
 
-interface Job {
-  msg: TextJob
-  resolve: (rows: unknown[]) => void
-  reject: (e: Error) => void
-  /** sent alone: it was in a batch whose worker stopped */
-  solo?: boolean
-  /** a chunk after the first of its call: it waits in `later` */
-  later?: boolean
-  /** its request no longer wants it (lib/runtime/deadline.ts) */
-  dropped?: boolean
-}
 /** What a worker is running: one message, which may carry several queued jobs of one model. */
 interface Sent {
   id: number
@@ -54,21 +45,13 @@ interface Slot extends WorkerSlot {
   tensors: number
 }
 
-// Chunks small enough to share a batch between workers, big enough that a message round trip
-// (well under a millisecond) stays small beside the inference it carries.
-const MIN_CHUNK = 32
-const MAX_CHUNK = 256
 // Messages a worker holds at once: while it runs one, the next is already waiting in its port, so
 // it never sits idle during a message round trip. It runs them one at a time, in order.
 const DEPTH = 2
 
 export class TextPool extends WorkerPool<Slot, TextReply, Ready> {
-  /** single texts and the first chunk of each call, oldest first */
-  private readonly queue: Job[] = []
-  /** the other chunks of large calls, oldest first; they and `queue` take turns */
-  private readonly later: Job[] = []
-  private lastFromQueue = false
-  private queued = 0
+  /** the jobs waiting for a worker */
+  private readonly waiting = new WaitingJobs()
   private nextId = 1
   private pumpSoon = false
   /** jobs handed to workers so far */
@@ -115,19 +98,13 @@ export class TextPool extends WorkerPool<Slot, TextReply, Ready> {
    * TypeScript sources as before.
    */
   private async compile (): Promise<void> {
-    const worker = new URL('./worker.ts', import.meta.url).href
     const all = this.opts.detector === undefined ? this.opts.models : [...this.opts.models, this.opts.detector]
-    const loaders = [...new Set(all.map(m => m.loader.module))]
-    if (loaders.some(m => !m.startsWith('file:'))) return
     try {
-      const built = await compileWorkers([worker, ...loaders])
-      this.entry = built.get(worker) as URL
-      const bundled = (m: PoolModel): PoolModel => ({
-        ...m,
-        loader: { ...m.loader, module: (built.get(m.loader.module) as URL).href }
-      })
-      this.models = this.opts.models.map(bundled)
-      if (this.opts.detector !== undefined) this.detector = bundled(this.opts.detector)
+      const built = await bundledWorkers(all)
+      if (built === undefined) return
+      this.entry = built.entry
+      this.models = this.opts.models.map(m => built.bundled(m))
+      if (this.opts.detector !== undefined) this.detector = built.bundled(this.opts.detector)
       // no flags: not the tsx loader, and a worker refuses the process-wide ones (--expose-gc, ...)
       this.execArgv = []
     } catch (err) {
@@ -200,9 +177,7 @@ export class TextPool extends WorkerPool<Slot, TextReply, Ready> {
       return
     }
     // back to the front of the line each came from
-    this.queue.unshift(...again.filter(j => j.later !== true))
-    this.later.unshift(...again.filter(j => j.later === true))
-    for (const job of again) this.queued += job.msg.inputs.length
+    this.waiting.putBack(again)
   }
 
   /**
@@ -217,28 +192,27 @@ export class TextPool extends WorkerPool<Slot, TextReply, Ready> {
   run (model: string, inputs: unknown[], detect?: string): Promise<unknown[]> {
     const n = inputs.length
     if (n === 0) return Promise.resolve([])
-    if (this.closed || (this.queued > 0 && this.queued + n > this.opts.maxQueue)) {
+    const queued = this.waiting.texts
+    if (this.closed || (queued > 0 && queued + n > this.opts.maxQueue)) {
       return Promise.reject(overloaded())
     }
     const size = Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, Math.ceil(n / Math.max(1, this.opts.size))))
-    if (n <= size) return this.enqueue(model, inputs, this.queue, detect)
+    if (n <= size) return this.enqueue(model, inputs, false, detect)
     const parts: Array<Promise<unknown[]>> = []
-    for (let at = 0; at < n; at += size) {
-      parts.push(this.enqueue(model, inputs.slice(at, at + size), at === 0 ? this.queue : this.later, detect))
-    }
+    for (let at = 0; at < n; at += size) parts.push(this.enqueue(model, inputs.slice(at, at + size), at > 0, detect))
     return Promise.all(parts).then(rows => rows.flat(1))
   }
 
-  private enqueue (model: string, inputs: unknown[], queue: Job[], detect: string | undefined): Promise<unknown[]> {
+  /** a job for `inputs` at the back of its line: `later` for a chunk after the first of its call */
+  private enqueue (model: string, inputs: unknown[], later: boolean, detect: string | undefined): Promise<unknown[]> {
     const deadline = currentDeadline()
     if (deadline?.ended != null) return Promise.reject(deadline.ended)
     return new Promise((resolve, reject) => {
       const id = this.nextId++
       const msg: TextJob = detect === undefined ? { id, model, inputs } : { id, model, inputs, detect }
-      const job: Job = { msg, resolve, reject, ...(queue === this.later ? { later: true } : {}) }
+      const job: Job = { msg, resolve, reject, ...(later ? { later: true } : {}) }
       if (deadline !== undefined) dropOnEnd(job, deadline, why => this.drop(job, why))
-      queue.push(job)
-      this.queued += inputs.length
+      this.waiting.add(job)
       // requests read in this turn of the event loop are handed over together, after it
       if (!this.pumpSoon) {
         this.pumpSoon = true
@@ -253,11 +227,7 @@ export class TextPool extends WorkerPool<Slot, TextReply, Ready> {
   /** A job no longer wanted leaves its queue, or its worker skips its message if every job of it is dropped. */
   private drop (job: Job, why: Error): void {
     job.dropped = true
-    const queue = job.later === true ? this.later : this.queue
-    const at = queue.indexOf(job)
-    if (at >= 0) {
-      queue.splice(at, 1)
-      this.queued -= job.msg.inputs.length
+    if (this.waiting.remove(job)) {
       job.reject(why)
       return
     }
@@ -278,7 +248,7 @@ export class TextPool extends WorkerPool<Slot, TextReply, Ready> {
     for (let depth = 0; depth < DEPTH; depth++) {
       for (const slot of this.slots) {
         if (!slot.ready || slot.inflight.length !== depth || slot.gone) continue
-        if (this.queue.length === 0 && this.later.length === 0) return
+        if (this.waiting.empty) return
         this.send(slot)
       }
     }
@@ -289,26 +259,9 @@ export class TextPool extends WorkerPool<Slot, TextReply, Ready> {
    * model in the same queue that fit beside it.
    */
   private send (slot: Slot): void {
-    const queue = this.later.length > 0 && (this.queue.length === 0 || this.lastFromQueue) ? this.later : this.queue
-    this.lastFromQueue = queue === this.queue
-    const first = queue.shift()
-    if (first === undefined) return
-    const jobs = [first]
-    let n = first.msg.inputs.length
-    for (let i = 0; first.solo !== true && i < queue.length && n < MAX_CHUNK;) {
-      const next = queue[i] as Job
-      if (
-        next.msg.model === first.msg.model &&
-        next.msg.detect === first.msg.detect &&
-        next.solo !== true &&
-        n + next.msg.inputs.length <= MAX_CHUNK
-      ) {
-        jobs.push(next)
-        n += next.msg.inputs.length
-        queue.splice(i, 1)
-      } else i++
-    }
-    this.queued -= n
+    const jobs = this.waiting.take()
+    if (jobs === undefined) return
+    const first = jobs[0] as Job
     const msg: TextJob = jobs.length === 1 ? first.msg : { ...first.msg, inputs: jobs.flatMap(j => j.msg.inputs) }
     try {
       // a message behind another may be cancelled before its worker starts it
@@ -322,8 +275,7 @@ export class TextPool extends WorkerPool<Slot, TextReply, Ready> {
   }
 
   protected refuse (error: () => Error): void {
-    for (const job of [...this.queue.splice(0), ...this.later.splice(0)]) job.reject(error())
-    this.queued = 0
+    for (const job of this.waiting.clear()) job.reject(error())
   }
 
   /** workers running, busy, and texts waiting; live tensors per worker as of its last reply */
@@ -332,7 +284,7 @@ export class TextPool extends WorkerPool<Slot, TextReply, Ready> {
     return {
       workers: live.length,
       busy: live.filter(s => s.inflight.length > 0).length,
-      queued: this.queued,
+      queued: this.waiting.texts,
       tensors: live.map(s => s.tensors)
     }
   }

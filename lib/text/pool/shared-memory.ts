@@ -31,7 +31,10 @@ export function folderKey (dir: string): string {
 
 type Kind<T extends SharedArray> = abstract new (...args: never[]) => T
 
-/** The process's array `name` of the folder `dir` (checked to be a `kind`), or undefined when this thread was given none. */
+/**
+ * The process's array `name` of the folder `dir` (checked to be a `kind`), or undefined when this thread was
+ * given none.
+ */
 export function adoptedArray<T extends SharedArray> (dir: string, name: string, kind: Kind<T>): T | undefined {
   const given = adopted[folderKey(dir)]?.[name]
   if (given === undefined) return undefined

@@ -58,7 +58,10 @@ const CLAUSE_END = new Set([
 
 export const isNegator = (token: string) => NEGATORS.has(token) || token.endsWith("n't")
 
-/** Whether a lower-case text may hold a negating word (true for every text that does): a quick test before tokenising it. */
+/**
+ * Whether a lower-case text may hold a negating word (true for every text that does): a quick test before
+ * tokenising it.
+ */
 export const mayNegate = (lower: string) => MAY_NEGATE.test(lower)
 const MAY_NEGATE =
   /\b(?:not|no|never|nothing|nobody|none|nowhere|neither|nor|cannot|without|hardly|barely|scarcely)\b|nt\b|n't/

@@ -18,7 +18,10 @@ export interface WordVectors {
   addRow(row: number, weight: number, out: Float32Array | Float64Array): void
   /** the SIF weight of a row: a / (a + p(rank)) */
   sif(row: number): number
-  /** the SIF-weighted mean of the words' vectors, L2-normalised into out (zeros when no word is known); returns how many words were known */
+  /**
+   * the SIF-weighted mean of the words' vectors, L2-normalised into out (zeros when no word is known); returns
+   * how many words were known
+   */
   sentence(words: readonly string[], out: Float32Array | Float64Array): number
 }
 
@@ -87,7 +90,8 @@ async function read (dir: string): Promise<WordVectors> {
   const index = await folderWordIndex(dir, 'vocab', async () => await vocabulary(dir))
   if (q.length !== size * dim || scales.length !== size || index.size !== size) {
     throw new Error(
-      `word vectors in ${dir} are incomplete: ${index.size} words, ${scales.length} scales, ${q.length} values for ${size} x ${dim}`
+      `word vectors in ${dir} are incomplete: ${index.size} words, ${scales.length} scales, ` +
+        `${q.length} values for ${size} x ${dim}`
     )
   }
   // Zipf: p(rank r) ~ 1 / (r * H), H the harmonic number of the vocabulary
