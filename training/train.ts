@@ -37,7 +37,8 @@ if (op === 'label') {
   await (await import('./heads/label.js')).main(process.argv.slice(3))
   process.exit(0)
 }
-// every model has a training script of its own: the span and pair models, the multilingual ones, and the word-order classifiers (kind text-cnn)
+// every model has a training script of its own: the span and pair models, the multilingual ones, and the
+// word-order classifiers (kind text-cnn)
 const MODELS = [
   'sentiment',
   'emotion',

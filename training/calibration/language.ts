@@ -17,7 +17,8 @@ import { ece, eceFloor, fitCalibration, fitsTemperature } from '../trainers/metr
 import { umsab, UMSAB_LANGS, XED_POLARITY, xedRows, type LangRow } from '../readers/multilingual.js'
 
 const METHOD =
-  'temperature per language: the scores of a text in language l become softmax(log p / T[l]), on top of the temperature in the weights'
+  'temperature per language: the scores of a text in language l become softmax(log p / T[l]), ' +
+  'on top of the temperature in the weights'
 
 /**
  * each multilingual model's validation rows by language, as training/recipes/multilingual.ts scores them.
@@ -53,7 +54,8 @@ export async function calibrateLanguages (
   const manifest = JSON.parse(await readFile(path, 'utf8')) as ModelManifest & { calibration?: Record<string, unknown> }
   const { byLanguage: _old, ...rest } = manifest.calibration ?? {}
   const { tf } = await getTf()
-  // the scores as served before this calibration (the weights, and any other calibration the manifest has): what the temperatures are fitted on
+  // the scores as served before this calibration (the weights, and any other calibration the manifest has): what
+  // the temperatures are fitted on
   const served = { ...manifest, calibration: rest } as ModelManifest
   const load = loaderOfClassifier(manifest.kind)
   const model = (await load(dir, served, tf, { imageMaxPixels: 0 })) as LoadedModel<string, number[]>
@@ -97,7 +99,8 @@ export async function calibrateLanguages (
     const floor = eceFloor(after.map(p => Math.max(...p)))
     if (temperature[h.lang] === undefined) continue
     log(
-      `  ${h.lang}: T ${temperature[h.lang]}; ECE ${ece(h.before, h.gold).toFixed(4)} -> ${ece(after, h.gold).toFixed(4)} (${h.gold.length} rows; a calibrated model's on as many: ${floor.toFixed(4)})`
+      `  ${h.lang}: T ${temperature[h.lang]}; ECE ${ece(h.before, h.gold).toFixed(4)} -> ` +
+        `${ece(after, h.gold).toFixed(4)} (${h.gold.length} rows; a calibrated model's on as many: ${floor.toFixed(4)})`
     )
   }
   if (process.env.CALIBRATE_DRY === '1') return params

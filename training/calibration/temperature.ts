@@ -2,7 +2,7 @@
 // validation set (training/trainers/metrics.ts fitsTemperature picks the half; the other half reports the
 // calibration error), each set weighing alike whatever its size. The fitted values are folded into
 // the output layer (withTemperature), so the saved model serves calibrated scores as it is.
-import { logitsAll, withTemperature, type Weights } from '../trainers/sparse-sgd.js'
+import { logitsAll, withTemperature, type Weights } from '../trainers/embedding-bag.js'
 import { fitCalibration, fitsTemperature } from '../trainers/metrics.js'
 import type { FeatureConfig } from '../../lib/text/bag/features.js'
 import type { WordVectors } from '../../lib/text/words/vectors.js'

@@ -1,4 +1,4 @@
-// Parsing and clean-up helpers for training/readers/domains.ts (formats described in each
+// Parsing and clean-up helpers for training/readers/domains.ts and domains-taxonomy.ts (formats described in each
 // dataset's PROVENANCE.txt under ../shared/datasets).
 import { readFileSync } from 'node:fs'
 import { gunzipSync } from 'node:zlib'
@@ -73,15 +73,32 @@ export function cut (s: string, max: number): string {
 }
 
 // Lines of forwarded/replied mail headers and separators inside Enron bodies.
-const MAIL_HEADER =
-  /^(?:(?:-\s*){3,}|(?:to|cc|bcc|from|sent|date|subject|re|fw|fwd|importance)\s*:|.*\b(?:forwarded by|original message)\b|\d{1,2} \/ \d{1,2} \/ \d{2,4}(?: \d{1,2} : \d{2}(?: : \d{2})? ?(?:am|pm)?)?$)/i
+const MAIL_HEADER = new RegExp(
+  [
+    String.raw`^(?:(?:-\s*){3,}|(?:to|cc|bcc|from|sent|date|subject|re|fw|fwd|importance)\s*:|`,
+    String.raw`.*\b(?:forwarded by|original message)\b|`,
+    String.raw`\d{1,2} \/ \d{1,2} \/ \d{2,4}(?: \d{1,2} : \d{2}(?: : \d{2})? ?(?:am|pm)?)?$)`
+  ].join(''),
+  'i'
+)
 
 // Pieces of forwarded/replied headers that the preprocessing wrapped into body lines: dash rules,
-// "forwarded by ... on <date> <time>", Lotus Notes addresses (name / hou / ect @ ect), date-times, attachment notes.
-const FORWARD_BITS =
-  /(?:- ){3,}-?|forwarded by .{0,80}? (?:am|pm)\b|(?:[\w.-]+ ){0,3}\/ [\w.-]+(?: \/ [\w.-]+)? @ [\w.-]+|\d{1,2} \/ \d{1,2} \/ \d{2,4}(?: \d{1,2} : \d{2}(?: : \d{2})? ?(?:am|pm)?)?|\( see attached file : [^)]*\)/gi
+// "forwarded by ... on <date> <time>", Lotus Notes addresses (name / hou / ect @ ect), date-times, attachment
+// notes.
+const FORWARD_BITS = new RegExp(
+  [
+    String.raw`(?:- ){3,}-?|forwarded by .{0,80}? (?:am|pm)\b|`,
+    String.raw`(?:[\w.-]+ ){0,3}\/ [\w.-]+(?: \/ [\w.-]+)? @ [\w.-]+|`,
+    String.raw`\d{1,2} \/ \d{1,2} \/ \d{2,4}(?: \d{1,2} : \d{2}(?: : \d{2})? ?(?:am|pm)?)?|`,
+    String.raw`\( see attached file : [^)]*\)`
+  ].join(''),
+  'gi'
+)
 
-/** An Enron-Spam mail (first line "Subject: ...") as subject, newline, the first ~`max` characters of the body without header lines. */
+/**
+ * An Enron-Spam mail (first line "Subject: ...") as subject, newline, the first ~`max` characters of the body
+ * without header lines.
+ */
 export function mailText (raw: string, max = 600): string {
   const [first = '', ...body] = raw.split(/\r?\n/)
   const subject = cut(squash(first.replace(/^subject\s*:/i, '')), 200)

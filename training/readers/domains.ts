@@ -1,9 +1,9 @@
 // Readers for the cross-domain training sets in ../shared/datasets (sentiment, emotion, sarcasm,
-// intent, taxonomy beyond tweets). Each returns the rows of one split; sets without a validation
-// split use data.ts's fixed 1-in-5 hash split (hashSplit). Official test splits and the sets the
-// datasets README holds out (the kitchen reviews, Enron6, Sarcasm V2 HYP, HuffPost 2018-2022) are
-// never read here.
-import { lines, tweeteval, csvFields, norm, type Labelled } from './data.js'
+// intent beyond tweets; the taxonomy sets are domains-taxonomy.ts's). Each returns the rows of one split;
+// sets without a validation split use data.ts's fixed 1-in-5 hash split (hashSplit). Official test splits
+// and the sets the datasets README holds out (the kitchen reviews, Enron6, Sarcasm V2 HYP) are never read
+// here.
+import { lines, tweeteval, norm, type Labelled } from './data.js'
 import {
   readText,
   readGzip,
@@ -11,7 +11,6 @@ import {
   hashSplit,
   squash,
   mailText,
-  agText,
   isearText,
   type Split,
   type DomainLabelled
@@ -61,7 +60,10 @@ export function customerReviews (part: Split): DomainLabelled[] {
 export const starsToPolarity = (stars: number): Polarity =>
   stars <= 2 ? 'negative' : stars === 3 ? 'neutral' : 'positive'
 
-/** Amazon Alexa (Echo) reviews: `stars` 1-5 and `label` 1-2 negative, 3 neutral, 4-5 positive; empty reviews dropped; hash split. */
+/**
+ * Amazon Alexa (Echo) reviews: `stars` 1-5 and `label` 1-2 negative, 3 neutral, 4-5 positive; empty reviews
+ * dropped; hash split.
+ */
 export function amazonAlexa (part: Split): Array<DomainLabelled & { stars: number }> {
   const [, ...rows] = records(readText('sentiment/amazon-alexa-reviews/amazon_alexa.tsv'), '\t')
   const out = rows
@@ -79,7 +81,10 @@ function reviewField (block: string, tag: string): string {
   return squash(m?.[1] ?? '')
 }
 
-/** Multi-domain Amazon reviews (Blitzer 2007), books / dvd / electronics only: title + review text, negative / positive, `stars`; hash split. */
+/**
+ * Multi-domain Amazon reviews (Blitzer 2007), books / dvd / electronics only: title + review text, negative /
+ * positive, `stars`; hash split.
+ */
 export function multiDomainReviews (
   part: Split,
   domains: ReviewDomain[] = ['books', 'dvd', 'electronics']
@@ -112,7 +117,10 @@ export function dairEmotion (part: Split): Labelled[] {
     })
 }
 
-/** WASSA-2017 EmoInt tweets: anger fear joy sadness (the file's emotion) with `intensity` 0-1; val = the dev gold files. */
+/**
+ * WASSA-2017 EmoInt tweets: anger fear joy sadness (the file's emotion) with `intensity` 0-1; val = the dev
+ * gold files.
+ */
 export function wassaEmotion (part: Split): Array<Labelled & { intensity: number }> {
   const out: Array<Labelled & { intensity: number }> = []
   for (const emo of ['anger', 'fear', 'joy', 'sadness']) {
@@ -131,7 +139,10 @@ export function tweetevalEmotion (part: Split): Labelled[] {
   return tweeteval('emotion/tweeteval-emotion', part)
 }
 
-/** ISEAR self-reported situations: joy fear anger sadness disgust shame guilt; "[ No response.]"-style non-answers dropped; hash split. */
+/**
+ * ISEAR self-reported situations: joy fear anger sadness disgust shame guilt; "[ No response.]"-style
+ * non-answers dropped; hash split.
+ */
 export function isear (part: Split): Labelled[] {
   const [head = '', ...rows] = lines('emotion/isear/isear.csv')
   const h = head.split('|')
@@ -156,7 +167,10 @@ export function isear (part: Split): Labelled[] {
   return hashSplit(out, part)
 }
 
-/** iSarcasmEval (SemEval-2022 task 6) English train, author-labelled: sarcastic / not; `rephrase` = the author's literal rewording; hash split. */
+/**
+ * iSarcasmEval (SemEval-2022 task 6) English train, author-labelled: sarcastic / not; `rephrase` = the
+ * author's literal rewording; hash split.
+ */
 export function isarcasm (part: Split): Array<Labelled & { rephrase?: string }> {
   const [, ...rows] = records(readText('sarcasm/isarcasmeval-semeval2022-en/train/train.En.csv'))
   const out = rows
@@ -173,7 +187,10 @@ export function isarcasm (part: Split): Array<Labelled & { rephrase?: string }> 
   return hashSplit(out, part)
 }
 
-/** Sarcasm Corpus V2 debate-forum posts, GEN and RQ parts only (never HYP): sarcastic / not, `domain` GEN|RQ; RQ rows already in GEN dropped; hash split. */
+/**
+ * Sarcasm Corpus V2 debate-forum posts, GEN and RQ parts only (never HYP): sarcastic / not, `domain` GEN|RQ;
+ * RQ rows already in GEN dropped; hash split.
+ */
 export function sarcasmV2 (part: Split, parts: Array<'GEN' | 'RQ'> = ['GEN', 'RQ']): DomainLabelled[] {
   const seen = new Set<string>()
   const out: DomainLabelled[] = []
@@ -190,7 +207,10 @@ export function sarcasmV2 (part: Split, parts: Array<'GEN' | 'RQ'> = ['GEN', 'RQ
   return hashSplit(out, part)
 }
 
-/** Enron-Spam enron1-5 (never enron6): ham / spam, text = subject, newline, first ~600 body characters without header lines; exact repeats dropped; hash split. */
+/**
+ * Enron-Spam enron1-5 (never enron6): ham / spam, text = subject, newline, first ~600 body characters without
+ * header lines; exact repeats dropped; hash split.
+ */
 export function enronSpam (
   part: Split,
   folders: Array<1 | 2 | 3 | 4 | 5> = [1, 2, 3, 4, 5],
@@ -222,7 +242,10 @@ export const SNIPS_INTENTS = [
   'SearchScreeningEvent'
 ] as const
 
-/** SNIPS 2017 voice-assistant commands, 7 intents (slot annotations joined back into text); val = the validate_ files. */
+/**
+ * SNIPS 2017 voice-assistant commands, 7 intents (slot annotations joined back into text); val = the
+ * validate_ files.
+ */
 export function snips (part: Split): Labelled[] {
   const out: Labelled[] = []
   for (const intent of SNIPS_INTENTS) {
@@ -234,93 +257,6 @@ export function snips (part: Split): Labelled[] {
     for (const q of d[intent] ?? []) out.push({ text: squash(q.data.map(x => x.text).join('')), label: intent })
   }
   return out
-}
-
-export interface IabTier1 {
-  id: string
-  name: string
-  tier2: Array<{ id: string; name: string }>
-}
-
-/** IAB Content Taxonomy tier-1 nodes (id, name) with their tier-2 children. */
-export function iabTier1 (version: '3.1' | '2.2' = '3.1'): IabTier1[] {
-  const rows = records(readText(`taxonomy/iab-content-taxonomy/Content_Taxonomy_${version}.tsv`), '\t').slice(2)
-  const tier1 = new Map<string, IabTier1>()
-  for (const f of rows) {
-    if ((f[1] ?? '').trim() === '' && (f[0] ?? '').trim() !== '') {
-      tier1.set(f[0]!.trim(), { id: f[0]!.trim(), name: (f[2] ?? '').trim(), tier2: [] })
-    }
-  }
-  for (const f of rows) {
-    tier1.get((f[1] ?? '').trim())?.tier2.push({ id: (f[0] ?? '').trim(), name: (f[2] ?? '').trim() })
-  }
-  return [...tier1.values()]
-}
-
-/** HuffPost headlines (Bao et al. balanced 41 x 900 subset of the 2012-2018 v2 set; lower-cased, tokenised; NO short description in this copy); hash split. */
-export function huffpost (part: Split): Labelled[] {
-  const names = new Map(
-    lines('taxonomy/huffpost-news-category-bao36k/label_map.tsv')
-      .slice(1)
-      .map(l => l.split('\t') as [string, string])
-  )
-  const rows = lines('taxonomy/huffpost-news-category-bao36k/huffpost.json').map(l => {
-    const d = JSON.parse(l) as { raw: string; label: number }
-    return { text: d.raw.trim(), label: names.get(String(d.label)) ?? String(d.label) }
-  })
-  return hashSplit(rows, part)
-}
-
-/** AG News 20k balanced subset of the official train: World Sports Business Sci/Tech, title + description (escapes cleaned); hash split. */
-export function agNews20k (part: Split): Labelled[] {
-  return agNews20kParts(part).map(({ label, text }) => ({ label, text }))
-}
-
-/** agNews20k with each item's description apart (the same rows and split) */
-export function agNews20kParts (part: Split): Array<Labelled & { description: string }> {
-  const names = ['World', 'Sports', 'Business', 'Sci/Tech']
-  const rows = lines('taxonomy/ag-news/train_subset20k.csv')
-    .slice(1)
-    .map(l => {
-      const [c, title = '', desc = ''] = csvFields(l)
-      const t = agText(title)
-      const description = agText(desc)
-      return {
-        label: names[Number(c) - 1] ?? String(c),
-        text: /[.!?]$/.test(t) ? `${t} ${description}` : `${t}. ${description}`,
-        description
-      }
-    })
-  return hashSplit(rows, part)
-}
-
-export const DBPEDIA_CLASSES = [
-  'Company',
-  'EducationalInstitution',
-  'Artist',
-  'Athlete',
-  'OfficeHolder',
-  'MeanOfTransportation',
-  'Building',
-  'NaturalPlace',
-  'Village',
-  'Animal',
-  'Plant',
-  'Album',
-  'Film',
-  'WrittenWork'
-] as const
-
-/** DBpedia-14 abstracts (tokenised, non-ASCII letters already stripped by the source); hash split. */
-export function dbpedia14 (part: Split): Labelled[] {
-  const rows = lines('taxonomy/dbpedia14-subset14k/dbpedia_subset14k.csv').map(l => {
-    const i = l.indexOf(',')
-    return {
-      label: DBPEDIA_CLASSES[Number(l.slice(0, i))] ?? l.slice(0, i),
-      text: squash(l.slice(i + 1).replace(/\t/g, ' '))
-    }
-  })
-  return hashSplit(rows, part)
 }
 
 /**

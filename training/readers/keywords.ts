@@ -40,7 +40,8 @@ export const SOURCES = [
 ]
 
 export const VALIDATION_SPLIT =
-  'validation: 1 in 5 Inspec abstracts by FNV-1a hash of the normalised text (training/readers/data.ts isHeldOut); the rest train'
+  'validation: 1 in 5 Inspec abstracts by FNV-1a hash of the normalised text (training/readers/data.ts isHeldOut); ' +
+  'the rest train'
 
 function read (file: string, set: string): Array<Row & { set: string }> {
   return lines(file).map(l => ({ ...(JSON.parse(l) as Row), set }))
@@ -68,7 +69,8 @@ export function keyphraseDocs (log: (s: string) => void = () => {}): { train: Ke
     else train.push(doc)
   }
   log(
-    `keyphrase documents: ${train.length} training (${train.filter(d => d.set === 'inspec').length} Inspec), ${val.length} Inspec validation; analysed in ${((performance.now() - t0) / 1000).toFixed(1)} s`
+    `keyphrase documents: ${train.length} training (${train.filter(d => d.set === 'inspec').length} Inspec), ` +
+      `${val.length} Inspec validation; analysed in ${((performance.now() - t0) / 1000).toFixed(1)} s`
   )
   return { train, val }
 }
@@ -150,7 +152,10 @@ export function tfidfRanker (train: KeyDoc[]): (a: Analysed) => string[] {
     )
 }
 
-/** PositionRank baseline (Florescu and Caragea 2017, as we read it): maximal noun phrases by the sum of their words' position-biased PageRank. */
+/**
+ * PositionRank baseline (Florescu and Caragea 2017, as we read it): maximal noun phrases by the sum of their words'
+ * position-biased PageRank.
+ */
 export function positionRanker (a: Analysed): string[] {
   return byScore(
     a.candidates

@@ -81,7 +81,10 @@ export function isValidation (text: string): boolean {
   return (h >>> 0) % 100 < 15
 }
 
-/** The languages whose XED lines the split is drawn over (the emotion model's; the sentiment model's Dutch rows use the same split). */
+/**
+ * The languages whose XED lines the split is drawn over (the emotion model's; the sentiment model's Dutch rows
+ * use the same split).
+ */
 export const XED_SPLIT_LANGS = ['es', 'de', 'fr', 'it', 'pt', 'nl']
 export const XED_PAIRS_DIR = join(import.meta.dirname, '..', 'data', 'xed-pairs')
 

@@ -3,8 +3,6 @@
 // experiments that chose German's mix of silver and other-language data. Read by training/recipes/ner.ts.
 import { rng } from '../trainers/sparse-sgd.js'
 import {
-  caseVariants,
-  clearCommonNouns,
   wnut17,
   conll2002,
   conll2003,
@@ -14,6 +12,7 @@ import {
   wikiann,
   type Sentence
 } from './ner.js'
+import { caseVariants, clearCommonNouns } from './ner-transforms.js'
 
 const env = process.env
 /** the seed of every random choice of NER training */
@@ -52,7 +51,8 @@ export interface LangSpec {
   epochs: number
   lexicon: boolean
   /** German common-noun forms as a feature (germanNouns) */ nouns?: boolean
-  /** English words mostly written in lower case, and the name lists, as a feature (lowerCaseWords) */ lowerWords?: boolean
+  /** English words mostly written in lower case, and the name lists, as a feature (lowerCaseWords) */
+  lowerWords?: boolean
 }
 
 const CONLL03 = { path: 'ner/conll2003-en', licence: 'research use only (Reuters RCV1 agreement)' }
@@ -136,7 +136,9 @@ export const LANGS: Record<string, LangSpec> = {
         ? []
         : [
             {
-              name: 'WNUT-17 (person, location; corporation and group as organisation; product and creative-work as MISC)',
+              name:
+                'WNUT-17 (person, location; corporation and group as organisation; ' +
+                'product and creative-work as MISC)',
               ...WNUT,
               split: 'wnut17train.conll',
               read: () => wnut17('wnut17train.conll')
@@ -146,7 +148,9 @@ export const LANGS: Record<string, LangSpec> = {
         name: 'CoNLL-2003 English and WNUT-17, lower-case and capitals copies',
         ...CONLL03,
         licence: `${CONLL03.licence}; ${WNUT.licence}`,
-        split: `eng.train and wnut17train.conll: ${Number(env.NER_EN_LOWER ?? 0.1) * 100}% of sentences lower-cased, ${Number(env.NER_EN_UPPER ?? 0.05) * 100}% in capitals (seeded)`,
+        split:
+          `eng.train and wnut17train.conll: ${Number(env.NER_EN_LOWER ?? 0.1) * 100}% of sentences lower-cased, ` +
+          `${Number(env.NER_EN_UPPER ?? 0.05) * 100}% in capitals (seeded)`,
         read: enCased
       }
     ],
@@ -156,7 +160,8 @@ export const LANGS: Record<string, LangSpec> = {
       split: 'eng.testa (validation)',
       read: () => conll2003('eng.testa'),
       baseline:
-        'published (test set, all 4 types): LSTM-CRF 0.909 (Lample et al. 2016), BERT-large 0.928; peer (held-out): compromise 0.49'
+        'published (test set, all 4 types): LSTM-CRF 0.909 (Lample et al. 2016), BERT-large 0.928; ' +
+        'peer (held-out): compromise 0.49'
     },
     epochs: 12,
     lexicon: true,
@@ -258,7 +263,8 @@ export const LANGS: Record<string, LangSpec> = {
       bag: Number(env.NER_DE_BAG ?? 1),
       silverShare: Number(env.NER_DE_SILVER ?? 1),
       baseline:
-        'published (test set, outer level, all types incl. OTH): GermEval 2014 best (ExB) about 0.76-0.79; peer (held-out): compromise 0.30'
+        'published (test set, outer level, all types incl. OTH): GermEval 2014 best (ExB) about 0.76-0.79; ' +
+        'peer (held-out): compromise 0.30'
     },
     // fixed: no validation set to pick an epoch on (cross-validated F1 0.641 0.654 0.664 0.664 0.671
     // 0.673 0.674 0.671 after epochs 1-8, before thresholds; 0.670 after 12)

@@ -10,7 +10,8 @@ export interface Pair {
 
 export const STS_DIR = 'sts/stsb-multi-mt'
 export const STS_LICENCE =
-  'scores CC BY-SA 4.0; sentence texts keep their source licences (MSRpar/MSRvid: Microsoft Research terms; headlines: EMM; answers-*: CC BY-SA 3.0; ...)'
+  'scores CC BY-SA 4.0; sentence texts keep their source licences ' +
+  '(MSRpar/MSRvid: Microsoft Research terms; headlines: EMM; answers-*: CC BY-SA 3.0; ...)'
 
 /** Splits one CSV line (no header): quoted fields may hold commas and doubled quotes. */
 export function csvFields (line: string): string[] {

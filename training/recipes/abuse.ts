@@ -119,7 +119,8 @@ if (
     return { from: start[i] as number, rows: sets[i]!.rows }
   }
   const trainer = (out: string, extra: string[]) => {
-    // ABUSE_TRAINER: more options for experiments (a later option overrides an earlier one); ABUSE_SKIP_TRAINER=1 reuses the trainings last made
+    // ABUSE_TRAINER: more options for experiments (a later option overrides an earlier one); ABUSE_SKIP_TRAINER=1
+    // reuses the trainings last made
     runTrainer('ABUSE', [
       '--data',
       work,
@@ -165,7 +166,8 @@ if (
       const fo = f1At(o.y, o.p, t)
       const fh = f1At(h.y, h.p, t)
       log(
-        `  threshold ${t.toFixed(2)}: held-out fifth OLID ${fo.toFixed(4)}, HatEval ${fh.toFixed(4)}, ordinary called Abusive ${alarms.toFixed(4)}`
+        `  threshold ${t.toFixed(2)}: held-out fifth OLID ${fo.toFixed(4)}, HatEval ${fh.toFixed(4)}, ` +
+          `ordinary called Abusive ${alarms.toFixed(4)}`
       )
       if (alarms <= 0.058 && (fo + fh) / 2 > best) {
         best = (fo + fh) / 2
@@ -209,9 +211,19 @@ if (
     bin,
     PROBES,
     probes,
-    'probabilities of these texts by the trainer (training/trainers/text_cnn.py) with the stored weights; the serving code must give the same'
+    'probabilities of these texts by the trainer (training/trainers/text_cnn.py) with the stored weights; ' +
+      'the serving code must give the same'
   )
-  const architecture = `A hashed n-gram bag (dim 32, ${BAG.buckets} buckets of word unigrams, bigrams, char ${BAG.charNgrams.join('-')}-grams; float16) beside a 1-D convolution over the words (${VECTORS}, frozen, ${vectors.dim} dimensions; ${SEQUENCE.oovBuckets} learned float16 rows for tokens the table lacks; ${trained.filters} filters of widths ${trained.widths.join(', ')}, ReLU, max over positions), into one logit per head: served, ${trained.heads.slice(1).join(', ')}. Trained by training/trainers/text_cnn.py (PyTorch, seed ${SEED}, ${TRAINER.join(' ')}); heads: the served one on OLID and ordinary texts, HatEval's hateful on its own set (ordinary texts negative for both). Abusive when p >= ${threshold} (fitted on a held-out fifth of the training rows, folded into the output bias).`
+  const architecture =
+    `A hashed n-gram bag (dim 32, ${BAG.buckets} buckets of word unigrams, bigrams, ` +
+    `char ${BAG.charNgrams.join('-')}-grams; float16) beside a 1-D convolution over the words ` +
+    `(${VECTORS}, frozen, ${vectors.dim} dimensions; ${SEQUENCE.oovBuckets} learned float16 rows for tokens ` +
+    `the table lacks; ${trained.filters} filters of widths ${trained.widths.join(', ')}, ReLU, max over positions), ` +
+    `into one logit per head: served, ${trained.heads.slice(1).join(', ')}. ` +
+    `Trained by training/trainers/text_cnn.py (PyTorch, seed ${SEED}, ${TRAINER.join(' ')}); ` +
+    "heads: the served one on OLID and ordinary texts, HatEval's hateful on its own set " +
+    '(ordinary texts negative for both). ' +
+    `Abusive when p >= ${threshold} (fitted on a held-out fifth of the training rows, folded into the output bias).`
   const manifest: ModelManifest = {
     name: ABUSE.op,
     version: 1,
@@ -225,7 +237,8 @@ if (
         dtype: 'string',
         shape: [null],
         description:
-          'n-gram ids (lib/text/bag/features.ts) and token ids (lib/text/cnn/tokens.ts) of each text, computed in TypeScript'
+          'n-gram ids (lib/text/bag/features.ts) and token ids (lib/text/cnn/tokens.ts) of each text, ' +
+          'computed in TypeScript'
       }
     ],
     outputs: [

@@ -5,10 +5,9 @@
 // them on documents it has not seen; validation and serving use the tables of all training documents.
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Tensor } from '@tensorflow/tfjs'
 import { getTf } from '../../lib/runtime/tf.js'
 import { MAX_CHARS, MAX_WORDS } from '../../lib/text/keywords/candidates.js'
-import { FEATURES, featurise, rankCandidates, type KeywordTables } from '../../lib/text/keywords/features.js'
+import { FEATURES, featurise, type KeywordTables } from '../../lib/text/keywords/features.js'
 import { phraseKey } from '../../lib/text/keywords/tokens.js'
 import { STOPWORD_LANGUAGES, stopwordKeyphrases } from '../../lib/text/keywords/stopwords.js'
 import { fileIO } from '../../lib/runtime/tf-io.js'
@@ -20,11 +19,11 @@ import {
   scoreDoc,
   SOURCES,
   tfidfRanker,
-  VALIDATION_SPLIT,
-  type KeyDoc
+  VALIDATION_SPLIT
 } from '../readers/keywords.js'
 import { rng } from '../trainers/sparse-sgd.js'
 import { TERMEX, posTables, termexF1 } from '../trainers/keywords-pos.js'
+import { scorer, validator } from '../trainers/keywords-scorer.js'
 
 const SEED = 11
 const FOLDS = 5
@@ -81,7 +80,8 @@ for (const r of rows) for (let j = 0; j < F; j++) std[j]! += ((r[j] as number) -
 for (let j = 0; j < F; j++) std[j] = Math.sqrt(std[j] as number) || 1
 const positives = labels.reduce((a, b) => a + b, 0)
 log(
-  `${rows.length} candidate rows from ${learners.length} documents (${SETS.join(', ')}), ${positives} gold; ${F} features`
+  `${rows.length} candidate rows from ${learners.length} documents (${SETS.join(', ')}), ` +
+    `${positives} gold; ${F} features`
 )
 
 // rows in a seeded order: fit() would shuffle with Math.random
@@ -98,50 +98,8 @@ perm.forEach((src, k) => {
   Y[k] = labels[src] as number
 })
 
-const model = tf.sequential()
-HIDDEN.forEach((units, k) =>
-  model.add(
-    tf.layers.dense({
-      units,
-      activation: 'relu',
-      kernelInitializer: tf.initializers.glorotUniform({ seed: SEED + k }),
-      ...(k === 0 ? { inputShape: [F] } : {})
-    })
-  )
-)
-model.add(
-  tf.layers.dense({
-    units: 1,
-    activation: 'sigmoid',
-    kernelInitializer: tf.initializers.glorotUniform({ seed: SEED + 99 }),
-    name: 'score'
-  })
-)
-model.compile({ optimizer: tf.train.adam(LR), loss: 'binaryCrossentropy' })
-
-const valFeats = val.map(d =>
-  featurise(d.a, full).map(r => Array.from(r, (v, j) => (v - (mean[j] as number)) / (std[j] as number)))
-)
-const rank = (d: KeyDoc, scores: ArrayLike<number>) => rankCandidates(d.a, scores).map(r => r.candidate.key)
-function validate (): { p: number; r: number; f1: number } {
-  const flat = valFeats.flat()
-  const all = tf.tidy(() =>
-    (
-      model.predict(
-        tf.tensor2d(flat.length ? flat : [new Array<number>(F).fill(0)], [Math.max(1, flat.length), F])
-      ) as Tensor
-    ).dataSync()
-  )
-  let at = 0
-  return average(
-    val.map((d, i) => {
-      const n = (valFeats[i] as number[][]).length
-      const s = all.slice(at, at + n)
-      at += n
-      return scoreDoc(rank(d, s), d.gold)
-    })
-  )
-}
+const model = scorer(tf, F, HIDDEN, LR, SEED)
+const validate = validator(tf, model, val, full, mean, std)
 
 const xs = tf.tensor2d(X, [rows.length, F])
 const ys = tf.tensor2d(Y, [rows.length, 1])
@@ -155,7 +113,8 @@ await model.fit(xs, ys, {
     onEpochEnd: async (epoch, logs) => {
       last = validate()
       log(
-        `epoch ${epoch + 1}/${EPOCHS}: loss ${logs?.loss?.toFixed(4)}, Inspec validation F1@10 ${last.f1.toFixed(4)} (P ${last.p.toFixed(3)}, R ${last.r.toFixed(3)})`
+        `epoch ${epoch + 1}/${EPOCHS}: loss ${logs?.loss?.toFixed(4)}, ` +
+          `Inspec validation F1@10 ${last.f1.toFixed(4)} (P ${last.p.toFixed(3)}, R ${last.r.toFixed(3)})`
       )
     }
   }
@@ -169,10 +128,12 @@ const base = {
   positionRank: average(val.map(d => scoreDoc(positionRanker(d.a), d.gold)))
 }
 log(
-  `baselines on the same validation: TF-IDF F1@10 ${base.tfidf.f1.toFixed(4)}, PositionRank ${base.positionRank.f1.toFixed(4)}`
+  `baselines on the same validation: TF-IDF F1@10 ${base.tfidf.f1.toFixed(4)}, ` +
+    `PositionRank ${base.positionRank.f1.toFixed(4)}`
 )
 
-const dir = env.TRAIN_OUT ?? join(import.meta.dirname, '..', '..', 'model-store', 'keywords', '1') // TRAIN_OUT: experiments elsewhere
+// TRAIN_OUT: experiments elsewhere
+const dir = env.TRAIN_OUT ?? join(import.meta.dirname, '..', '..', 'model-store', 'keywords', '1')
 await mkdir(dir, { recursive: true })
 await model.save(fileIO(join(dir, 'model.json')))
 const round = (x: number) => Number(x.toFixed(4))
@@ -199,10 +160,14 @@ const stopwordRanker = average(
   )
 )
 log(
-  `stopword ranker (the path of ${STOPWORD_LANGUAGES.join(', ')}) with English stopwords: F1@10 ${stopwordRanker.f1.toFixed(4)}`
+  `stopword ranker (the path of ${STOPWORD_LANGUAGES.join(', ')}) with English stopwords: ` +
+    `F1@10 ${stopwordRanker.f1.toFixed(4)}`
 )
 const valName = `Inspec (${val.length} abstracts)`
-const baseline = `ours vs TF-IDF ${base.tfidf.f1.toFixed(3)}, PositionRank ${base.positionRank.f1.toFixed(3)} (our implementations, same candidates and split); retext-keywords / keyword-extractor 0.19-0.20 (held-out Inspec); TextRank/YAKE 0.27-0.30 (published)`
+const baseline =
+  `ours vs TF-IDF ${base.tfidf.f1.toFixed(3)}, PositionRank ${base.positionRank.f1.toFixed(3)} ` +
+  '(our implementations, same candidates and split); retext-keywords / keyword-extractor 0.19-0.20 ' +
+  '(held-out Inspec); TextRank/YAKE 0.27-0.30 (published)'
 const manifest = {
   name: 'keywords',
   version: 1,
@@ -219,7 +184,9 @@ const manifest = {
       name: 'features',
       dtype: 'float32',
       shape: [null, F],
-      description: `standardised candidate features (lib/text/keywords/features.ts FEATURES; mean and std in keywords.json); text read up to ${MAX_CHARS} characters, candidates up to ${MAX_WORDS} words`
+      description:
+        'standardised candidate features (lib/text/keywords/features.ts FEATURES; mean and std in keywords.json); ' +
+        `text read up to ${MAX_CHARS} characters, candidates up to ${MAX_WORDS} words`
     }
   ],
   outputs: [
@@ -247,7 +214,17 @@ const manifest = {
         rows: train.filter(d => d.set === set).length
       }
     }).concat(pos.data),
-    notes: `Candidates: runs of adjectives, nouns and participles ending in a noun (wink-nlp POS tags), their sub-phrases up to ${MAX_WORDS} words and "X of Y"; text read up to ${MAX_CHARS} characters. ${F} features (chosen by 5-fold cross-validation on the Inspec training part). Dense ${HIDDEN.join('-')}-1 scorer, ${EPOCHS} epochs of Adam (lr ${LR}, batch 256, binary cross-entropy) on ${rows.length} candidates (${positives} gold) of ${learners.length} documents; ${FOLDS}-fold out-of-fold keyphraseness for training rows. Gold and candidates compare by Porter2 stems (wink-eng-lite-web-model). F1@10: per document, precision over the keyphrases returned (at most 10), recall over all gold keyphrases (also those absent from the text), macro-averaged. keywords.json holds word document frequencies (stems in 2+ documents) and gold-keyphrase counts from the training documents.`
+    notes:
+      'Candidates: runs of adjectives, nouns and participles ending in a noun (wink-nlp POS tags), their ' +
+      `sub-phrases up to ${MAX_WORDS} words and "X of Y"; text read up to ${MAX_CHARS} characters. ` +
+      `${F} features (chosen by 5-fold cross-validation on the Inspec training part). ` +
+      `Dense ${HIDDEN.join('-')}-1 scorer, ${EPOCHS} epochs of Adam (lr ${LR}, batch 256, binary cross-entropy) ` +
+      `on ${rows.length} candidates (${positives} gold) of ${learners.length} documents; ` +
+      `${FOLDS}-fold out-of-fold keyphraseness for training rows. ` +
+      'Gold and candidates compare by Porter2 stems (wink-eng-lite-web-model). ' +
+      'F1@10: per document, precision over the keyphrases returned (at most 10), recall over all gold keyphrases ' +
+      '(also those absent from the text), macro-averaged. keywords.json holds word document frequencies ' +
+      '(stems in 2+ documents) and gold-keyphrase counts from the training documents.'
   },
   metrics: [
     { dataset: valName, split: VALIDATION_SPLIT, metric: 'F1@10', value: round(last.f1), baseline },
@@ -267,7 +244,9 @@ const manifest = {
     },
     {
       dataset: TERMEX.name,
-      split: `all ${termex.docs} documents (no split; the stopword ranker's word classes and position factor were compared on it, so slightly optimistic)`,
+      split:
+        `all ${termex.docs} documents (no split; ` +
+        "the stopword ranker's word classes and position factor were compared on it, so slightly optimistic)",
       metric: 'F1@10 of the stopword ranker (Spanish word classes), exact match, lower case',
       value: round(termex.s.f1),
       baseline: 'published on its 493 documents: YAKE 0.146, TopicRank 0.137, RAKE 0.120'
@@ -275,7 +254,9 @@ const manifest = {
     {
       dataset: valName,
       split: VALIDATION_SPLIT,
-      metric: `F1@10 of the stopword ranker that serves ${STOPWORD_LANGUAGES.join(', ')}, run here with English stopwords (no keyphrase data in those languages)`,
+      metric:
+        `F1@10 of the stopword ranker that serves ${STOPWORD_LANGUAGES.join(', ')}, ` +
+        'run here with English stopwords (no keyphrase data in those languages)',
       value: round(stopwordRanker.f1),
       baseline: 'retext-keywords / keyword-extractor 0.19-0.20 (held-out Inspec)'
     }

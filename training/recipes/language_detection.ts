@@ -25,19 +25,10 @@ import {
   ROMANISED_MIN,
   ROMANISED_MIN_WORDS
 } from '../../lib/text/langid/langid.js'
-import { clinc, headlines, semevalSentiment, suggestions, trec, tweeteval, withoutOverlap } from '../readers/data.js'
-import { predictAll, saveModel, train } from '../trainers/sparse-sgd.js'
-import {
-  isValidation,
-  sentimix,
-  umsab,
-  UMSAB_LANGS,
-  xed,
-  XED_DIR,
-  xedHeldEnglish,
-  xedTexts
-} from '../readers/multilingual.js'
-import { existsSync, readFileSync } from 'node:fs'
+import { train } from '../trainers/sparse-sgd.js'
+import { predictAll, saveModel } from '../trainers/embedding-bag.js'
+import { isValidation, UMSAB_LANGS, xed } from '../readers/multilingual.js'
+import { latinLabel as label, latinRefinerData, SUBTITLED } from '../readers/latin-refiner.js'
 
 const cfg: FeatureConfig = {
   buckets: 1 << 15,
@@ -76,7 +67,8 @@ process.stderr.write(`da/no validation accuracy ${acc.toFixed(4)} (${val.length}
 // The Latin-letter refiner, read when lid.176 is unsure, answers English under LATIN_SKIP, or reads a
 // text too short to tell: en (English tweets, XED's English subtitle lines, CLINC150 queries, TREC
 // questions, headlines, forum sentences), hi (SentiMix and UMSAB Hindi training tweets), es, de, fr,
-// it, pt, nl (XED training lines, UMSAB training tweets but nl), other (XED da, no, sv lines). No validation line, nor the English source of one, trains it.
+// it, pt, nl (XED training lines, UMSAB training tweets but nl), other (XED da, no, sv lines). No validation line,
+// nor the English source of one, trains it.
 // Validation: the XED and UMSAB validation lines (share answered their language), SentiMix dev (share
 // answered hi), TweetEval sentiment and emotion val (share left English).
 const latinCfg: FeatureConfig = {
@@ -87,55 +79,9 @@ const latinCfg: FeatureConfig = {
   maxChars: 2000
 }
 const latinOpts = { dim: 16, epochs: 5, lr: 0.2, seed: 7, balance: false, classes: LATIN.length }
-const englishVal = tweeteval('sentiment/tweeteval-sentiment', 'val')
-const englishXed = join(XED_DIR, 'en-annotated.tsv')
-if (!existsSync(englishXed)) throw new Error(`missing ${englishXed}: fetch Helsinki-NLP/XED (training/DATA.md)`)
-const heldEnglish = xedHeldEnglish()
-const ENGLISH_TWEETS = [
-  'emotion/tweeteval-emotion',
-  'sarcasm/tweeteval-irony',
-  'abuse/tweeteval-offensive',
-  'abuse/tweeteval-hate'
-]
-const SUBTITLED = ['es', 'de', 'fr', 'it', 'pt', 'nl']
-const OTHER = ['da', 'no', 'sv']
-const label = (code: string) => (LATIN as readonly string[]).indexOf(code)
-const latinRows = [
-  ...withoutOverlap(semevalSentiment(), englishVal).map(r => ({ text: r.text, label: label('en') })),
-  // later tweets, with the emoji and hashtags the SemEval 2013-2016 files have few of
-  ...ENGLISH_TWEETS.flatMap(d => tweeteval(d, 'train')).map(r => ({ text: r.text, label: label('en') })),
-  ...readFileSync(englishXed, 'utf8')
-    .split('\n')
-    .filter(l => l.includes('\t'))
-    .map(l => (l.split('\t')[0] as string).trim())
-    .filter(t => !heldEnglish.has(t))
-    .map(text => ({ text, label: label('en') })),
-  // short English of other kinds: queries, questions, headlines, forum sentences
-  ...[...clinc('train'), ...trec(), ...headlines('headline_train.txt'), ...suggestions('V1.4_Training.csv')].map(r => ({
-    text: r.text,
-    label: label('en')
-  })),
-  ...[...sentimix('train'), ...umsab('hi', 'train')].map(r => ({ text: r.text, label: label('hi') })),
-  ...SUBTITLED.flatMap(l =>
-    [...xedTexts(l, 'train'), ...(l in UMSAB_LANGS ? umsab(l, 'train').map(r => r.text) : [])].map(text => ({
-      text,
-      label: label(l)
-    }))
-  ),
-  ...OTHER.flatMap(l =>
-    xed(l)
-      .map(r => r.text)
-      .filter(t => !isValidation(t))
-  ).map(text => ({ text, label: label('other') }))
-]
-const latinVal = {
-  ...Object.fromEntries(
-    SUBTITLED.map(l => [l, [...xedTexts(l, 'val'), ...(l in UMSAB_LANGS ? umsab(l, 'val').map(r => r.text) : [])]])
-  ),
-  hi: sentimix('dev').map(r => r.text),
-  en: [...englishVal, ...tweeteval('emotion/tweeteval-emotion', 'val')].map(r => r.text)
-}
-// as served (latinRefined): the share of each language's validation texts the refiner answers that language (en: left English)
+const { rows: latinRows, validation: latinVal } = latinRefinerData()
+// as served (latinRefined): the share of each language's validation texts the refiner answers that language
+// (en: left English)
 const UNSURE: Detection = { code: 'en', name: 'English', prob: 0, alternatives: [] }
 const latinScore = (w: Parameters<typeof predictAll>[0]) =>
   Object.fromEntries(
@@ -171,7 +117,13 @@ const manifest = {
   name: 'language_detection',
   version: 1,
   kind: 'language-id',
-  description: `Language identification: fastText lid.176 (pretrained, 176 languages; npm fasttext.wasm.js) answering the ${Object.keys(LANGUAGE_NAMES).length} languages of lib/text/langid/languages.ts with their English names, a ${REFINED.join('/')} classifier trained here that decides between the two when lid.176 answers either, and a Latin-letter classifier trained here on short subtitle lines and tweets that reads the texts lid.176 is unsure of, answers English for, or finds too short, among en, hi, es, de, fr, it, pt, nl and other (it answers Hindi written in Latin letters, which lid.176 reads as English).`,
+  description:
+    'Language identification: fastText lid.176 (pretrained, 176 languages; npm fasttext.wasm.js) answering the ' +
+    `${Object.keys(LANGUAGE_NAMES).length} languages of lib/text/langid/languages.ts with their English names, ` +
+    `a ${REFINED.join('/')} classifier trained here that decides between the two when lid.176 answers either, ` +
+    'and a Latin-letter classifier trained here on short subtitle lines and tweets that reads the texts lid.176 ' +
+    'is unsure of, answers English for, or finds too short, among en, hi, es, de, fr, it, pt, nl and other ' +
+    '(it answers Hindi written in Latin letters, which lid.176 reads as English).',
   languages: Object.keys(LANGUAGE_NAMES),
   labels: Object.keys(LANGUAGE_NAMES),
   inputs: [{ name: 'text', dtype: 'string', shape: [null] }],
@@ -203,25 +155,45 @@ const manifest = {
         rows: trainRows.length
       },
       {
-        name: 'Latin-letter refiner, en: SemEval 2013-2016 English tweets (without the TweetEval validation tweets); TweetEval emotion, irony, offensive and hate training tweets; XED AnnotatedData/en-annotated.tsv lines (without the English sources of XED validation lines); CLINC150 train queries, TREC training questions, news-headlines-sarcasm training headlines, SemEval-2019 task 9 training sentences',
-        path: 'sentiment/semeval2017-task4a; emotion/tweeteval-emotion; sarcasm/tweeteval-irony; abuse/tweeteval-offensive; abuse/tweeteval-hate; github:Helsinki-NLP/XED; intent/clinc150; intent/trec-question-classification; sarcasm/news-headlines-sarcasm; intent/semeval2019-task9-suggestions',
+        name:
+          'Latin-letter refiner, en: SemEval 2013-2016 English tweets (without the TweetEval validation tweets); ' +
+          'TweetEval emotion, irony, offensive and hate training tweets; XED AnnotatedData/en-annotated.tsv lines ' +
+          '(without the English sources of XED validation lines); CLINC150 train queries, TREC training questions, ' +
+          'news-headlines-sarcasm training headlines, SemEval-2019 task 9 training sentences',
+        path: [
+          'sentiment/semeval2017-task4a',
+          'emotion/tweeteval-emotion',
+          'sarcasm/tweeteval-irony',
+          'abuse/tweeteval-offensive',
+          'abuse/tweeteval-hate',
+          'github:Helsinki-NLP/XED',
+          'intent/clinc150',
+          'intent/trec-question-classification',
+          'sarcasm/news-headlines-sarcasm',
+          'intent/semeval2019-task9-suggestions'
+        ].join('; '),
         licence: 'research use (tweets); CC BY 4.0; see each dataset PROVENANCE.txt',
         split: 'train (validation: TweetEval sentiment and emotion val)',
         rows: latinRows.filter(r => r.label === label('en')).length
       },
       {
-        name: 'Latin-letter refiner, hi: SentiMix (SemEval-2020 task 9) Hindi-English tweets, train; UMSAB Hindi tweets, train',
+        name:
+          'Latin-letter refiner, hi: SentiMix (SemEval-2020 task 9) Hindi-English tweets, train; ' +
+          'UMSAB Hindi tweets, train',
         path: 'github:guptaanuj166/Hinglish-Sentiment-Analysis (training/DATA.md); sentiment/umsab-multilingual',
         licence: 'research use (shared-task tweets)',
         split: 'train (validation: SentiMix dev)',
         rows: latinRows.filter(r => r.label === label('hi')).length
       },
       {
-        name: 'Latin-letter refiner, es, de, fr, it, pt, nl: XED projected lines (text only) and UMSAB training tweets (not nl)',
+        name:
+          'Latin-letter refiner, es, de, fr, it, pt, nl: XED projected lines (text only) ' +
+          'and UMSAB training tweets (not nl)',
         path: 'github:Helsinki-NLP/XED; sentiment/umsab-multilingual',
         licence: 'CC BY 4.0; research use (tweets)',
         split:
-          'XED: the training side of the split by English source line (training/DATA.md); UMSAB: train (validation: both validation sides)',
+          'XED: the training side of the split by English source line (training/DATA.md); ' +
+          'UMSAB: train (validation: both validation sides)',
         rows: latinRows.filter(r => SUBTITLED.includes(LATIN[r.label] as string)).length
       },
       {
@@ -232,7 +204,21 @@ const manifest = {
         rows: latinRows.filter(r => r.label === label('other')).length
       }
     ],
-    notes: `lid.176's top 8 labels are read and the first one in the answered set is returned; Nynorsk (nn) is answered as Norwegian (no). When that is da or no, the refiner (fastText-style embedding bag, dim ${opts.dim}, ${cfg.buckets} buckets of word unigrams and char 1-4-grams, ${opts.epochs} epochs from lr ${opts.lr}, class-balanced) picks between them; the probability is P(da or no) from lid.176 times the refiner's. When lid.176 answers no language at ${MIN_PROB} or more, or English under ${LATIN_SKIP}, or the text has under ${MIN_LETTERS} letters, for a text in Latin letters, the Latin-letter refiner (${LATIN_DIR}/: fastText-style embedding bag, dim ${latinOpts.dim}, ${latinCfg.buckets} buckets of word unigrams, bigrams and char 1-4-grams, float16, ${latinOpts.epochs} epochs from lr ${latinOpts.lr}, no class balance (the prior keeps English); labels ${LATIN.join(', ')}) answers es, de, fr, it, pt or nl when it gives it ${LATIN_MIN} or more, and Hindi when it gives hi ${ROMANISED_MIN} or more in a text of ${ROMANISED_MIN_WORDS} words or more, with that probability; otherwise the lid.176 answer stands. An operation that does not serve the refiner's answer routes by the lid.176 answer.`
+    notes:
+      "lid.176's top 8 labels are read and the first one in the answered set is returned; " +
+      'Nynorsk (nn) is answered as Norwegian (no). When that is da or no, the refiner ' +
+      `(fastText-style embedding bag, dim ${opts.dim}, ${cfg.buckets} buckets of word unigrams and char 1-4-grams, ` +
+      `${opts.epochs} epochs from lr ${opts.lr}, class-balanced) picks between them; ` +
+      "the probability is P(da or no) from lid.176 times the refiner's. " +
+      `When lid.176 answers no language at ${MIN_PROB} or more, or English under ${LATIN_SKIP}, ` +
+      `or the text has under ${MIN_LETTERS} letters, for a text in Latin letters, the Latin-letter refiner ` +
+      `(${LATIN_DIR}/: fastText-style embedding bag, dim ${latinOpts.dim}, ${latinCfg.buckets} buckets of ` +
+      `word unigrams, bigrams and char 1-4-grams, float16, ${latinOpts.epochs} epochs from lr ${latinOpts.lr}, ` +
+      `no class balance (the prior keeps English); labels ${LATIN.join(', ')}) ` +
+      `answers es, de, fr, it, pt or nl when it gives it ${LATIN_MIN} or more, ` +
+      `and Hindi when it gives hi ${ROMANISED_MIN} or more in a text of ${ROMANISED_MIN_WORDS} words or more, ` +
+      'with that probability; otherwise the lid.176 answer stands. ' +
+      "An operation that does not serve the refiner's answer routes by the lid.176 answer."
   },
   metrics: [
     {

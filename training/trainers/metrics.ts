@@ -89,7 +89,10 @@ export function eceFloor (conf: number[], draws = 200, seed = 1, weights?: numbe
   return total / draws
 }
 
-/** Half the validation rows, by a hash of the text, fit a model's temperature; the other half report its calibration. */
+/**
+ * Half the validation rows, by a hash of the text, fit a model's temperature; the other half report its
+ * calibration.
+ */
 export function fitsTemperature (text: string): boolean {
   let h = 40503
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619)
@@ -156,10 +159,11 @@ export function fitCalibration (
 /**
  * Calibration by input (lib/text/calibration.ts): logits z become z / T(x) + d + e + f * u with
  * log T(x) = a + b * u + c * k + g * q, u and k a text's centred log(1 + tokens) and share of known
- * words, q = log(the parts a model reads a long text in; 0 for one part, and g stays 0 when no text has more);
- * e + f * u, a shift of every label alike, only for independent scores (a softmax ignores it).
+ * words, q = log(the parts a model reads a long text in; 0 for one part, and g stays 0 when no text has
+ * more); e + f * u, a shift of every label alike, only for independent scores (a softmax ignores it).
  * Fitted like fitCalibration, by Adam on the weighted negative log-likelihood, from T = 1 and
- * d = 0. useKnown false keeps c at 0; labelBias false keeps d at 0 (the order of the labels then never changes). topOnly (independent scores): the loss of each text's top
+ * d = 0. useKnown false keeps c at 0; labelBias false keeps d at 0 (the order of the labels then never
+ * changes). topOnly (independent scores): the loss of each text's top
  * label alone, right or wrong, which is what the calibration error of the top label measures.
  * A softmax's biases are kept centred on the labels seen, so that a label without fitting rows
  * (its bias fixed at 0) is not pushed down by the others all rising together.

