@@ -98,11 +98,15 @@ const median = (xs: number[]) => {
 }
 const ref = variants.find(v => v.name.startsWith('off'))!
 console.log(
-  `POST /v4/sentiment through inject(), ${ROUNDS} rounds of ${BATCH} requests per variant, CPU microseconds per request:`
+  `POST /v4/sentiment through inject(), ${ROUNDS} rounds of ${BATCH} requests per variant, ` +
+    'CPU microseconds per request:'
 )
 for (const v of variants) {
   console.log(
-    `  ${v.name}: median ${median(v.times).toFixed(1)} (${((100 * median(v.times)) / median(ref.times)).toFixed(1)}% of off), fastest batch ${Math.min(...v.times).toFixed(1)} (${((100 * Math.min(...v.times)) / Math.min(...ref.times)).toFixed(1)}%)`
+    `  ${v.name}: median ${median(v.times).toFixed(1)} ` +
+      `(${((100 * median(v.times)) / median(ref.times)).toFixed(1)}% of off), ` +
+      `fastest batch ${Math.min(...v.times).toFixed(1)} ` +
+      `(${((100 * Math.min(...v.times)) / Math.min(...ref.times)).toFixed(1)}%)`
   )
 }
 process.exit(0)

@@ -107,7 +107,8 @@ const acao = async (s: Service, origin: string | null) =>
     'access-control-allow-origin'
   )
 console.log(
-  `before: ${args.base ?? 'this tree, CORS off'}, Access-Control-Allow-Origin ${await acao(before, null)}; after: this tree, CORS_ORIGINS=${ORIGIN}, Access-Control-Allow-Origin ${await acao(after, ORIGIN)}`
+  `before: ${args.base ?? 'this tree, CORS off'}, Access-Control-Allow-Origin ${await acao(before, null)}; ` +
+    `after: this tree, CORS_ORIGINS=${ORIGIN}, Access-Control-Allow-Origin ${await acao(after, ORIGIN)}`
 )
 await run(before, null, 3)
 await run(after, ORIGIN, 3) // warm-up, not reported
@@ -137,13 +138,16 @@ for (let i = 0; i < ROUNDS; i++) {
   cb.push(x[1])
   ca.push(y[1])
   console.log(
-    `round ${i + 1}: before ${x[0].toFixed(0)} req/s ${x[1].toFixed(0)} us CPU/request, after ${y[0].toFixed(0)} req/s ${y[1].toFixed(0)} us CPU/request (${((100 * y[0]) / x[0]).toFixed(1)}%)`
+    `round ${i + 1}: before ${x[0].toFixed(0)} req/s ${x[1].toFixed(0)} us CPU/request, ` +
+      `after ${y[0].toFixed(0)} req/s ${y[1].toFixed(0)} us CPU/request (${((100 * y[0]) / x[0]).toFixed(1)}%)`
   )
 }
 console.log(
-  `req/s: median before ${median(b).toFixed(0)}, after ${median(a).toFixed(0)}; median ratio ${(100 * median(ratios)).toFixed(1)}% (${ROUNDS} pairs of ${SECONDS} s, ${CONNECTIONS} connections)`
+  `req/s: median before ${median(b).toFixed(0)}, after ${median(a).toFixed(0)}; ` +
+    `median ratio ${(100 * median(ratios)).toFixed(1)}% (${ROUNDS} pairs of ${SECONDS} s, ${CONNECTIONS} connections)`
 )
 console.log(
-  `CPU per request: median before ${median(cb).toFixed(1)} us, after ${median(ca).toFixed(1)} us (${((100 * median(ca)) / median(cb)).toFixed(1)}%)`
+  `CPU per request: median before ${median(cb).toFixed(1)} us, after ${median(ca).toFixed(1)} us ` +
+    `(${((100 * median(ca)) / median(cb)).toFixed(1)}%)`
 )
 process.exit(0)

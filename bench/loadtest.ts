@@ -1,5 +1,5 @@
-// [WEB_CONCURRENCY=N] npm run loadtest [-- --url http://host:port --key KEY] [--duration 10] [--json results.json] [--only a,b]
-//                  [--redis [redis://host:port]] [--origin https://app.example]
+// [WEB_CONCURRENCY=N] npm run loadtest [-- --url http://host:port --key KEY] [--duration 10]
+//                  [--json results.json] [--only a,b] [--redis [redis://host:port]] [--origin https://app.example]
 // Starts the service on the embedded store (unless --url), drives every operation with the bodies
 // real clients send, and prints per endpoint: requests/s, texts or images/s, p50/p90/p99 latency,
 // errors, and the service's peak memory; a bare Fastify route on the same settings is the ceiling.
@@ -7,16 +7,13 @@
 // second service on the Redis store is driven on the text endpoints too, each row next to its
 // embedded-store twin, so that the cost of the Redis quota and rate-limit path shows.
 import autocannon from 'autocannon'
-import { Redis } from 'ioredis'
-import { tmpdir } from 'node:os'
-import { spawn, type ChildProcess } from 'node:child_process'
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
+import type { ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { createRequire } from 'node:module'
-import sharp from 'sharp'
-import { ALLOCATOR_ENV } from '../lib/config.js'
+import { ABSTRACT, batch, form, img, multipart, NER_TEXT, nerBatch, short } from './loadtest/bodies.js'
+import { peakRssMb, root, start, startRedis } from './loadtest/processes.js'
+import { reportLines, writeJson } from './loadtest/report.js'
+import { driver, liveWhile, type Live, type Row } from './loadtest/requests.js'
 
 // a bare --redis (last, or followed by another option) asks for a throwaway redis-server
 const argv = process.argv.slice(2)
@@ -37,176 +34,8 @@ const { values: args } = parseArgs({
   }
 })
 const DURATION = Number(args.duration)
-const root = join(import.meta.dirname, '..')
 const KEY = args.key ?? 'loadtest-key-0000000000000000'
-
-async function freePort (): Promise<number> {
-  return new Promise(resolve => {
-    const s = createServer()
-    s.listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port
-      s.close(() => resolve(p))
-    })
-  })
-}
-
-async function start (script: string, env: Record<string, string>): Promise<{ proc: ChildProcess; url: string }> {
-  const port = await freePort()
-  // the store is chosen here, not inherited: REDIS_URL from the caller names the Redis run's store
-  const { REDIS_URL: _, ...inherited } = process.env
-  const proc = spawn(process.execPath, ['--import', 'tsx', script], {
-    cwd: root,
-    env: { ...ALLOCATOR_ENV, ...inherited, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'ignore', 'inherit']
-  })
-  const url = `http://127.0.0.1:${port}`
-  for (let i = 0; i < 600; i++) {
-    try {
-      if ((await fetch(`${url}/health/ready`)).status < 500 || script.includes('bare')) {
-        const r = await fetch(`${url}/health/live`).catch(() => null)
-        if (r !== null || script.includes('bare')) break
-      }
-    } catch {}
-    await new Promise(resolve => setTimeout(resolve, 200))
-  }
-  return { proc, url }
-}
-
-// the service's peak RSS: its own, plus its HTTP processes' under WEB_CONCURRENCY (text workers are
-// threads, counted in their process)
-function peakRssMb (pid: number | undefined): number | null {
-  if (pid === undefined) return null
-  let kb = 0
-  for (const p of [pid, ...descendants(pid)]) {
-    try {
-      kb += Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0)
-    } catch {}
-  }
-  return kb === 0 ? null : Math.round(kb / 1024)
-}
-
-function descendants (pid: number): number[] {
-  const out: number[] = []
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, 'utf8')
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) {
-        out.push(Number(d), ...descendants(Number(d)))
-      }
-    } catch {}
-  }
-  return out
-}
-
-function form (fields: Record<string, string>): string {
-  return new URLSearchParams(fields).toString()
-}
-function multipart (fields: Record<string, string>, file?: Buffer): { body: Buffer; type: string } {
-  const b = 'loadtestboundary'
-  const parts: Buffer[] = []
-  for (const [k, v] of Object.entries(fields)) {
-    parts.push(Buffer.from(`--${b}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`))
-  }
-  if (file !== undefined) {
-    parts.push(
-      Buffer.from(`--${b}\r\nContent-Disposition: form-data; name="file"; filename="file"\r\n\r\n`),
-      file,
-      Buffer.from('\r\n')
-    )
-  }
-  parts.push(Buffer.from(`--${b}--\r\n`))
-  return { body: Buffer.concat(parts), type: `multipart/form-data; boundary=${b}` }
-}
-
-interface Row {
-  name: string
-  reqPerSec: number
-  unitsPerSec: number
-  p50: number
-  p90: number
-  p99: number
-  errors: number
-  ratio?: number
-  store?: 'embedded' | 'redis'
-}
-
-/** A throwaway redis-server on a free port, without persistence; null if it is not installed. */
-async function startRedis (): Promise<{ proc: ChildProcess; url: string } | null> {
-  const port = await freePort()
-  // nothing is written to disk: no snapshots, no append-only file
-  const proc = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { cwd: tmpdir(), stdio: 'ignore' }
-  )
-  const missing = new Promise<null>(resolve => proc.once('error', () => resolve(null)))
-  const url = `redis://127.0.0.1:${port}`
-  const ready = (async () => {
-    for (let i = 0; i < 100; i++) {
-      const c = new Redis(url, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 })
-      c.on('error', () => {})
-      try {
-        await c.connect()
-        await c.ping()
-        return { proc, url }
-      } catch {
-      } finally {
-        c.disconnect()
-      }
-      await new Promise(resolve => setTimeout(resolve, 50))
-    }
-    return null
-  })()
-  return Promise.race([ready, missing])
-}
-
-async function drive (
-  name: string,
-  url: string,
-  opts: { body: string | Buffer; type: string; units: number; connections: number; path: string }
-): Promise<Row> {
-  const headers = { 'content-type': opts.type, ...(args.origin === undefined ? {} : { origin: args.origin }) }
-  const r = await autocannon({
-    url: url + opts.path,
-    method: 'POST',
-    headers,
-    body: opts.body,
-    connections: opts.connections,
-    duration: DURATION
-  })
-  const lat = r.latency as unknown as Record<string, number>
-  return {
-    name,
-    reqPerSec: r.requests.average,
-    unitsPerSec: r.requests.average * opts.units,
-    p50: lat.p50 ?? 0,
-    p90: lat.p90 ?? 0,
-    p99: lat.p99 ?? 0,
-    errors: r.errors + r.non2xx + r.timeouts
-  }
-}
-
-/** /health/live latency sampled while `load` runs. */
-async function liveWhile (
-  url: string,
-  load: Promise<unknown>
-): Promise<{ p50: number; p99: number; max: number; n: number }> {
-  const times: number[] = []
-  let done = false
-  void load.finally(() => {
-    done = true
-  })
-  while (!done) {
-    const t0 = performance.now()
-    await fetch(`${url}/health/live`)
-    times.push(performance.now() - t0)
-    await new Promise(resolve => setTimeout(resolve, 20))
-  }
-  times.sort((a, b) => a - b)
-  const q = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))] ?? 0
-  return { p50: q(0.5), p99: q(0.99), max: times.at(-1) ?? 0, n: times.length }
-}
+const drive = driver(args.origin, DURATION)
 
 const procs: ChildProcess[] = []
 process.on('exit', () => {
@@ -252,21 +81,6 @@ if (service === undefined) {
 }
 const bare = await start('bench/bare.ts', {})
 procs.push(bare.proc)
-
-const require = createRequire(import.meta.url)
-const portrait = readFileSync(join(require.resolve('paralleldots'), '..', 'image-file.jpg'))
-const img = async (w: number) => sharp(portrait).resize({ width: w }).jpeg({ quality: 85 }).toBuffer()
-const short = (i: number) =>
-  ['great phone, love it', 'worst service ever', 'the meeting is at noon', 'what a lovely day', 'not sure about this'][
-    i % 5
-  ] as string
-const batch = (n: number) => JSON.stringify(Array.from({ length: n }, (_, i) => short(i)))
-
-const NER_TEXT = 'Angela Merkel met Emmanuel Macron in Paris on Tuesday.'
-const nerBatch = (n: number) =>
-  JSON.stringify(Array.from({ length: n }, (_, i) => (i % 2 === 0 ? NER_TEXT : `${short(i)} in London with Google`)))
-const ABSTRACT =
-  'We present a neural network approach to image classification. Convolutional neural networks are trained on a large image dataset, and the classification accuracy is compared with support vector machines.'
 
 const only = args.only?.split(',')
 const want = (n: string) => only === undefined || only.some(o => n.includes(o))
@@ -399,7 +213,7 @@ for (const [op, sizes, connections] of [
     say(await drive(name, service, { path: `/v4/${op}`, body: mp.body, type: mp.type, units: 1, connections }))
   }
 }
-let live: Awaited<ReturnType<typeof liveWhile>> | null = null
+let live: Live | null = null
 if (want('live')) {
   const mp = multipart({ api_key: KEY }, await img(640))
   const load = drive('facial_emotion, 640 px, 8 clients (saturated)', service, {
@@ -413,7 +227,7 @@ if (want('live')) {
   say(await load)
 }
 // inference must not block the event loop: liveness while 1000-text ner batches are being tagged
-let liveNer: Awaited<ReturnType<typeof liveWhile>> | null = null
+let liveNer: Live | null = null
 if (want('live')) {
   const load = drive('ner_batch of 1000, 2 clients (liveness probe)', service, {
     path: '/v4/ner_batch',
@@ -428,51 +242,8 @@ if (want('live')) {
 const peak = peakRssMb(servicePid)
 const redisPeak = peakRssMb(redisPid)
 
-const ms = (x: number) => x.toFixed(0).padStart(6)
-const lines = [
-  `Load test ${new Date().toISOString().slice(0, 10)}, ${DURATION} s per endpoint, service ${args.url ?? 'started here (embedded store' + (redisService !== undefined ? '; text endpoints also on a second service with the Redis store at ' + (redisUrl as string) : '') + ')'}`,
-  '| endpoint | req/s | texts or images/s | p50 ms | p90 ms | p99 ms | errors | of ceiling |',
-  '|---|---:|---:|---:|---:|---:|---:|---:|',
-  ...rows.map(
-    r =>
-      `| ${r.name} | ${r.reqPerSec.toFixed(0)} | ${r.unitsPerSec.toFixed(0)} | ${ms(r.p50)} | ${ms(r.p90)} | ${ms(r.p99)} | ${r.errors} | ${r.ratio === undefined ? '' : (100 * r.ratio).toFixed(0) + '%'} |`
-  )
-]
-if (live !== null) {
-  lines.push(
-    '',
-    `/health/live while 8 image requests are in flight: p50 ${live.p50.toFixed(1)} ms, p99 ${live.p99.toFixed(1)} ms, max ${live.max.toFixed(1)} ms (${live.n} probes)`
-  )
-}
-if (liveNer !== null) {
-  lines.push(
-    `/health/live while 1000-text ner batches run: p50 ${liveNer.p50.toFixed(1)} ms, p99 ${liveNer.p99.toFixed(1)} ms, max ${liveNer.max.toFixed(1)} ms (${liveNer.n} probes)`
-  )
-}
-if (peak !== null) {
-  lines.push(
-    `service peak RSS: ${peak} MB (WEB_CONCURRENCY ${process.env.WEB_CONCURRENCY ?? 'default'}; summed over its processes)`
-  )
-}
-if (redisPeak !== null) lines.push(`Redis-store service peak RSS: ${redisPeak} MB`)
-console.log(lines.join('\n'))
-if (args.json !== undefined) {
-  writeFileSync(
-    args.json,
-    JSON.stringify(
-      {
-        date: new Date().toISOString(),
-        duration: DURATION,
-        rows,
-        live,
-        liveNer,
-        peakRssMb: peak,
-        ...(redisService !== undefined ? { redisPeakRssMb: redisPeak } : {})
-      },
-      null,
-      2
-    )
-  )
-}
+const results = { duration: DURATION, url: args.url, redisService, redisUrl, rows, live, liveNer, peak, redisPeak }
+console.log(reportLines(results).join('\n'))
+if (args.json !== undefined) writeJson(args.json, results)
 for (const p of procs) p.kill('SIGTERM')
 process.exit(0)

@@ -71,7 +71,8 @@ const img = await sharp(readFileSync(join(root, 'node_modules', 'paralleldots', 
 const b = 'soakboundary'
 const mp = Buffer.concat([
   Buffer.from(
-    `--${b}\r\nContent-Disposition: form-data; name="api_key"\r\n\r\n${KEY}\r\n--${b}\r\nContent-Disposition: form-data; name="file"; filename="file"\r\n\r\n`
+    `--${b}\r\nContent-Disposition: form-data; name="api_key"\r\n\r\n${KEY}\r\n` +
+      `--${b}\r\nContent-Disposition: form-data; name="file"; filename="file"\r\n\r\n`
   ),
   img,
   Buffer.from(`\r\n--${b}--\r\n`)
@@ -100,7 +101,9 @@ const requests = [
     method: 'POST' as const,
     path: '/v4/taxonomy',
     headers: { 'content-type': `multipart/form-data; boundary=${b}` },
-    body: `--${b}\r\nContent-Disposition: form-data; name="api_key"\r\n\r\n${KEY}\r\n--${b}\r\nContent-Disposition: form-data; name="text"\r\n\r\nThe match ended in a draw\r\n--${b}--\r\n`
+    body:
+      `--${b}\r\nContent-Disposition: form-data; name="api_key"\r\n\r\n${KEY}\r\n` +
+      `--${b}\r\nContent-Disposition: form-data; name="text"\r\n\r\nThe match ended in a draw\r\n--${b}--\r\n`
   },
   {
     method: 'POST' as const,
@@ -133,7 +136,8 @@ const requests = [
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: form({
       api_key: KEY,
-      text: 'Convolutional neural networks are trained on a large image dataset and compared with support vector machines.'
+      text:
+        'Convolutional neural networks are trained on a large image dataset and compared with support vector machines.'
     })
   },
   {
@@ -183,10 +187,13 @@ for (let r = rows - 1; r >= 0; r--) {
 }
 plot.push(' '.repeat(10) + '+' + '-'.repeat(samples.length) + `> ${Math.round(seconds)} s`)
 console.log(
-  `Soak ${new Date().toISOString()}: ${Math.round(seconds / 60)} min, ${result.requests.total} requests (${result.non2xx} non-2xx by design: bad keys and bad batches are in the mix; ${result.errors} socket errors, ${result.timeouts} timeouts)`
+  `Soak ${new Date().toISOString()}: ${Math.round(seconds / 60)} min, ${result.requests.total} requests ` +
+    `(${result.non2xx} non-2xx by design: bad keys and bad batches are in the mix; ` +
+    `${result.errors} socket errors, ${result.timeouts} timeouts)`
 )
 console.log(plot.join('\n'))
 console.log(
-  `RSS ${samples[0]?.[1].toFixed(0)} MB at the first sample, ${samples.at(-1)?.[1].toFixed(0)} MB at the end, peak ${hi.toFixed(0)} MB; slope over the second half ${slope.toFixed(2)} MB/min`
+  `RSS ${samples[0]?.[1].toFixed(0)} MB at the first sample, ${samples.at(-1)?.[1].toFixed(0)} MB at the end, ` +
+    `peak ${hi.toFixed(0)} MB; slope over the second half ${slope.toFixed(2)} MB/min`
 )
 process.exit(0)

@@ -11,10 +11,13 @@ import { RedisStore } from '../lib/store/redis.js'
 import { openStore } from '../plugins/core/store.js'
 import type { Plan } from '../lib/store/types.js'
 
-const USAGE = `usage:
-  npm run keys -- create --name NAME [--text-daily N] [--text-monthly N] [--image-daily N] [--image-monthly N] [--rate N]
-  npm run keys -- list
-  npm run keys -- revoke KEY_OR_ID`
+const USAGE = [
+  'usage:',
+  '  npm run keys -- create --name NAME [--text-daily N] [--text-monthly N] [--image-daily N] [--image-monthly N] ' +
+    '[--rate N]',
+  '  npm run keys -- list',
+  '  npm run keys -- revoke KEY_OR_ID'
+].join('\n')
 
 function fail (msg: string): never {
   process.stderr.write(`${msg}\n${USAGE}\n`)

@@ -209,7 +209,8 @@ async function main (): Promise<void> {
     }
     if (check) {
       process.stdout.write(
-        `README examples at lines ${changed.join(', ')} differ from the service's answers: run npm run readme-examples\n`
+        `README examples at lines ${changed.join(', ')} differ from the service's answers: ` +
+          'run npm run readme-examples\n'
       )
       process.exitCode = 1
       return

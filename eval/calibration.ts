@@ -11,7 +11,8 @@ import type { EvalRow } from './images.js'
 
 type Classifier = LoadedModel<string, number[]>
 
-/** The model without its calibration by input (lib/text/calibration.ts), for the 'before' figure; undefined for a model without one. */
+/** The model without its calibration by input (lib/text/calibration.ts), for the 'before' figure; undefined for a
+ * model without one. */
 export async function withoutByInput (load: ModelLoader, info: ModelInfo, tf: TF): Promise<Classifier | undefined> {
   return inputCalibrationOf(info.manifest) === undefined
     ? undefined
@@ -29,7 +30,8 @@ export async function beforeByInput (
   return `; ${ece(before, half.gold).toFixed(3)} before calibration by input`
 }
 
-/** One validation set's rows that did not fit the calibration: the served scores and the gold label (-1: no label fits). */
+/** One validation set's rows that did not fit the calibration: the served scores and the gold label (-1: no label
+ * fits). */
 export interface CalibrationHalf {
   name: string
   probs: number[][]
@@ -68,7 +70,9 @@ export function pooledCalibrationRow (model: string, halves: CalibrationHalf[]):
   const floor = eceFloor(conf, 200, 1, weights)
   return {
     model,
-    dataset: `every validation set above, the half not used for calibration, pooled (${used.length} sets, ${n} rows, each set weighing alike)`,
+    dataset:
+      'every validation set above, the half not used for calibration, pooled ' +
+      `(${used.length} sets, ${n} rows, each set weighing alike)`,
     metric: 'expected calibration error of the classifier (top label)',
     value: eceOf(conf, hits, 15, weights),
     baseline: `target <= 0.05; ${floor.toFixed(3)} for a calibrated model on as many rows`

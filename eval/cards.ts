@@ -23,7 +23,8 @@ for (const info of await scanStore(join(root, 'model-store'))) {
   for (const x of info.manifest.metrics) {
     const split = x.split.includes('leave one domain out') ? 'trained without this domain' : x.split
     summary.push(
-      `| [${info.name}](${info.name}.md) | ${x.dataset} | ${split} | ${x.metric} | ${x.value.toFixed(3)} | ${x.baseline ?? ''} |`
+      `| [${info.name}](${info.name}.md) | ${x.dataset} | ${split} | ` +
+        `${x.metric} | ${x.value.toFixed(3)} | ${x.baseline ?? ''} |`
     )
   }
   const m = info.manifest as typeof info.manifest & Extra
@@ -50,11 +51,14 @@ for (const info of await scanStore(join(root, 'model-store'))) {
     '',
     '## How it was made',
     '',
-    `\`${m.training.command}\` (seed ${m.training.seed ?? 'n/a'}), from \`model-store/${m.name}/${m.version}/\`. ${m.training.notes ?? ''}`,
+    `\`${m.training.command}\` (seed ${m.training.seed ?? 'n/a'}), ` +
+      `from \`model-store/${m.name}/${m.version}/\`. ${m.training.notes ?? ''}`,
     ...(m.calibration !== undefined
       ? [
           '',
-          `Calibration: ${m.calibration.method}, T = ${m.calibration.temperature}: every score is softmax (or sigmoid) of the logits divided by T, fitted on half of the validation rows (each validation set weighing alike).`
+          `Calibration: ${m.calibration.method}, T = ${m.calibration.temperature}: ` +
+            'every score is softmax (or sigmoid) of the logits divided by T, ' +
+            'fitted on half of the validation rows (each validation set weighing alike).'
         ]
       : []),
     ...(m.calibration?.byInput !== undefined ? ['', byInput(m.calibration.byInput)] : []),
@@ -93,7 +97,8 @@ await writeFile(
     'beside those parts (taxonomy: one sigmoid per tag; sarcasm: no word-vector mean). Every model is',
     'calibrated by a temperature and a bias per label fitted on half of',
     "the validation rows, then by a temperature of each text's own from its length and its share of words with",
-    'a word vector (calibration by input, below). Each domain weighs about the same in training whatever its size. Other languages:',
+    'a word vector (calibration by input, below). Each domain weighs about the same in training whatever its size. ' +
+      'Other languages:',
     '[languages](../languages.md). Each model has a card with its data, licences and every figure:',
     ENGLISH.map(n => `[${n}](${n}.md)`).join(', ') + '.',
     '',
@@ -107,7 +112,8 @@ await writeFile(
     'texts in `eval/data/everyday.jsonl` are never trained on). "trained without this domain" rows are the',
     'leave-one-domain-out runs (a third of the epochs): how the model does on a kind of text it never saw.',
     'How each model does on each kind of everyday text (product reviews, support mails, news, questions,',
-    'posts, marketing, scams) and on the sarcastic ones: [eval/everyday.md](../../eval/everyday.md), written by `npm run eval`.',
+    'posts, marketing, scams) and on the sarcastic ones: [eval/everyday.md](../../eval/everyday.md), ' +
+      'written by `npm run eval`.',
     '',
     '## Calibration by input',
     '',
@@ -167,7 +173,14 @@ function byInput (p: InputCalibration): string {
   const shift =
     p.e === undefined
       ? ''
-      : `, every tag's logit shifted by ${p.e} + ${p.f ?? 0} (log(1 + tokens) - ${p.tokensCentre}) (no bias per tag: the order of the tags never changes)`
+      : `, every tag's logit shifted by ${p.e} + ${p.f ?? 0} (log(1 + tokens) - ${p.tokensCentre}) ` +
+        '(no bias per tag: the order of the tags never changes)'
   const bias = p.e === undefined ? `, plus a bias per label (${p.bias.join(', ')})` : ''
-  return `Then calibration by input (lib/text/calibration.ts): the logits are divided once more by a temperature of the text's own, log T(x) = ${p.a} + ${p.b} (log(1 + tokens) - ${p.tokensCentre}) + ${p.c} (share of words with a word vector - ${p.knownCentre})${p.g === undefined ? '' : ` + ${p.g} log(parts a long text is read in; 0 for one)`}${bias}${shift}. Fitted by ${p.fitted ?? 'npm run train -- calibrate'}.`
+  const parts = p.g === undefined ? '' : ` + ${p.g} log(parts a long text is read in; 0 for one)`
+  return (
+    'Then calibration by input (lib/text/calibration.ts): the logits are divided once more by a temperature of the ' +
+    `text's own, log T(x) = ${p.a} + ${p.b} (log(1 + tokens) - ${p.tokensCentre}) + ${p.c} ` +
+    `(share of words with a word vector - ${p.knownCentre})${parts}${bias}${shift}. ` +
+    `Fitted by ${p.fitted ?? 'npm run train -- calibrate'}.`
+  )
 }

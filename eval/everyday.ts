@@ -70,7 +70,8 @@ export function everydayMarkdown (days: Everyday[], answers: Record<string, read
     "The texts are the project's own (eval/data/everyday.jsonl, " +
       `${days.length} texts), never trained on; a blank cell: no text of that kind is scored for that model.`,
     '',
-    'Each model is scored on the texts, and against the labels, of its everyday rows in eval/results.md (emotion: the texts with an emotion; new_intent: the feedback; taxonomy: the texts whose topic is a tag).',
+    'Each model is scored on the texts, and against the labels, of its everyday rows in eval/results.md ' +
+      '(emotion: the texts with an emotion; new_intent: the feedback; taxonomy: the texts whose topic is a tag).',
     '',
     `| kind of text | ${models.join(' | ')} |`,
     `|---|${models.map(() => '---:').join('|')}|`,

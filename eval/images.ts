@@ -7,7 +7,8 @@ import { readFileSync, readdirSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { ImagePool } from '../lib/image/pool.js'
 import { loadConfig } from '../lib/config.js'
-import type { Box, FaceResult, ObjectResult } from '../lib/image/types.js'
+import type { FaceResult, ObjectResult } from '../lib/image/types.js'
+import { answerFor, OWN_CSV, ownFaceFile, readOwnFaces, SHARED_IMAGES, type OwnFace } from './faces-own.js'
 
 export interface EvalRow {
   model: string
@@ -17,62 +18,17 @@ export interface EvalRow {
   baseline?: string
 }
 
-const DATA = join(import.meta.dirname, '..', '..', 'shared', 'datasets', 'images')
-const OWN_CSV = join(import.meta.dirname, 'data', 'faces-own.csv')
-const OWN_FETCHED = join(import.meta.dirname, '..', 'training', 'data', 'faces-own')
+const DATA = SHARED_IMAGES
 
-/** one face of eval/data/faces-own.csv: where its image is, the face's box (none: the image is one face crop), its label */
-export interface OwnFace {
-  source: string
-  path: string
-  box?: Box
-  label: string
-}
-
-export function readOwnFaces (text: string): OwnFace[] {
-  const [head, ...lines] = text.trim().split(/\r?\n/)
-  const col = (head as string).split(',')
-  return lines.map(l => {
-    const v = Object.fromEntries(l.split(',').map((x, i) => [col[i], x])) as Record<string, string>
-    const b = (v.box ?? '')
-      .trim()
-      .split(/\s+/)
-      .filter(x => x !== '')
-      .map(Number)
-    const face: OwnFace = { source: v.source as string, path: v.path as string, label: v.label as string }
-    if (b.length === 4) face.box = { x: b[0]!, y: b[1]!, width: b[2]!, height: b[3]! }
-    return face
-  })
-}
-
-/** file of a face's image: github:owner/name -> training/data/faces-own/owner+name/path (fetched, not in git); shared:set -> ../shared */
-export function ownFaceFile (f: OwnFace, fetched = OWN_FETCHED, shared = DATA): string {
-  if (f.source.startsWith('github:')) return join(fetched, f.source.slice(7).replace('/', '+'), f.path)
-  if (f.source.startsWith('shared:')) return join(shared, f.source.slice(7), f.path)
-  throw new Error(`faces-own.csv: unknown source ${f.source}`)
-}
-
-export function iou (a: Box, b: Box): number {
-  const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x)
-  const h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y)
-  const inter = w > 0 && h > 0 ? w * h : 0
-  return inter === 0 ? 0 : inter / (a.width * a.height + b.width * b.height - inter)
-}
-
-/** the answer's emotion for a labelled face: the found face overlapping its box best (IoU >= 0.3),
- * or for a face crop without a box the answer's top-level emotion (the largest face), as for FER */
-export function answerFor (r: FaceResult, box?: Box): string | undefined {
-  if (box === undefined) return r.faces.length > 0 ? r.facial_emotion[0]?.tag.toLowerCase() : undefined
-  let best: FaceResult['faces'][number] | undefined
-  let bestIou = 0.3
-  for (const f of r.faces) {
-    const o = iou(f.box, box)
-    if (o >= bestIou) {
-      best = f
-      bestIou = o
-    }
-  }
-  return best?.facial_emotion[0]?.tag.toLowerCase()
+/** the line saying how many labelled faces have no image here, per source */
+function skippedFaces (own: OwnFace[], present: OwnFace[]): string {
+  const bySource = new Map<string, number>()
+  for (const f of own) if (!present.includes(f)) bySource.set(f.source, (bySource.get(f.source) ?? 0) + 1)
+  const skipped = [...bySource].map(([s, n]) => `${s} ${n}`).join(', ')
+  return (
+    `faces-own: ${own.length - present.length} of ${own.length} labelled faces skipped, ` +
+    `their images absent (${skipped}); training/DATA.md says how to fetch them`
+  )
 }
 
 /** accuracy and faces found on the project's own labelled faces (one annotator; never used to tune:
@@ -85,13 +41,7 @@ async function evaluateOwnFaces (
   const rows: EvalRow[] = []
   const own = readOwnFaces(readFileSync(OWN_CSV, 'utf8'))
   const present = own.filter(f => existsSync(ownFaceFile(f)))
-  if (present.length < own.length) {
-    const bySource = new Map<string, number>()
-    for (const f of own) if (!present.includes(f)) bySource.set(f.source, (bySource.get(f.source) ?? 0) + 1)
-    log(
-      `faces-own: ${own.length - present.length} of ${own.length} labelled faces skipped, their images absent (${[...bySource].map(([s, n]) => `${s} ${n}`).join(', ')}); training/DATA.md says how to fetch them`
-    )
-  }
+  if (present.length < own.length) log(skippedFaces(own, present))
   if (present.length === 0) return rows
   const results = new Map<string, FaceResult>()
   const perOwn = new Map<string, { ok: number; n: number }>()
@@ -159,6 +109,126 @@ async function evaluateOwnFaces (
   return rows
 }
 
+/** facial_emotion on the FER-2013 sample (48x48 grey face crops, labels.csv: file,label): accuracy
+ * overall and per class, faces found, ms per image; `counts` for the rows of both sets together */
+async function evaluateFer (
+  pool: ImagePool
+): Promise<{ rows: EvalRow[]; counts: { ok: number; found: number; n: number } }> {
+  const rows: EvalRow[] = []
+  const fer = join(DATA, 'fer2013-privatetest-sample')
+  const items = readFileSync(join(fer, 'labels.csv'), 'utf8')
+    .trim()
+    .split(/\r?\n/)
+    .slice(1)
+    .map(l => l.split(',') as [string, string])
+  const per = new Map<string, { ok: number; n: number }>()
+  let ok = 0
+  let found = 0
+  let ms = 0
+  for (const [file, label] of items) {
+    const t0 = performance.now()
+    const r = (await pool.run('facial_emotion', readFileSync(join(fer, file)))) as FaceResult
+    ms += performance.now() - t0
+    const p = per.get(label) ?? { ok: 0, n: 0 }
+    p.n++
+    if (r.faces.length > 0) found++
+    if (r.facial_emotion[0]?.tag.toLowerCase() === label.toLowerCase()) {
+      ok++
+      p.ok++
+    }
+    per.set(label, p)
+  }
+  rows.push({
+    model: 'facial_emotion',
+    dataset: `fer2013 sample (${items.length})`,
+    metric: 'accuracy',
+    value: ok / items.length,
+    baseline: '>= 0.50 wanted; library defaults 0.41 (held-out); face-api whole crop 0.60'
+  })
+  rows.push({
+    model: 'facial_emotion',
+    dataset: `fer2013 sample (${items.length})`,
+    metric: 'faces found',
+    value: found / items.length
+  })
+  for (const [label, p] of [...per].sort()) {
+    rows.push({
+      model: 'facial_emotion',
+      dataset: 'fer2013 sample',
+      metric: `accuracy ${label} (${p.n})`,
+      value: p.ok / p.n
+    })
+  }
+  rows.push({
+    model: 'facial_emotion',
+    dataset: 'fer2013 sample',
+    metric: 'ms per image (48 px)',
+    value: ms / items.length
+  })
+  return { rows, counts: { ok, found, n: items.length } }
+}
+
+/** object_recognizer on COCO128: image-level recall@5, precision@5, precision of the returned labels, ms per
+ * image */
+async function evaluateCoco (pool: ImagePool): Promise<EvalRow[]> {
+  const rows: EvalRow[] = []
+  // COCO: ground truth = the distinct category names of an image's annotations
+  const coco = join(DATA, 'coco128')
+  const inst = JSON.parse(readFileSync(join(coco, 'instances.json'), 'utf8')) as {
+    images: Array<{ id: number; file_name: string }>
+    annotations: Array<{ image_id: number; category_id: number }>
+    categories: Array<{ id: number; name: string }>
+  }
+  const cat = new Map(inst.categories.map(c => [c.id, c.name]))
+  const truth = new Map<number, Set<string>>()
+  for (const a of inst.annotations) {
+    const s = truth.get(a.image_id) ?? new Set<string>()
+    s.add(cat.get(a.category_id) as string)
+    truth.set(a.image_id, s)
+  }
+  const files = new Set(readdirSync(join(coco, 'images')))
+  let recall = 0
+  let precK = 0
+  let precReturned = 0
+  let n = 0
+  let ms = 0
+  for (const img of inst.images) {
+    const gt = truth.get(img.id)
+    if (gt === undefined || gt.size === 0 || !files.has(img.file_name)) continue
+    const t0 = performance.now()
+    const image = readFileSync(join(coco, 'images', img.file_name))
+    const r = (await pool.run('object_recognizer', image)) as ObjectResult
+    ms += performance.now() - t0
+    const tags = r.output.map(o => o.tag)
+    const hit = tags.filter(t => gt.has(t)).length
+    recall += hit / gt.size
+    precK += hit / 5
+    precReturned += tags.length === 0 ? 0 : hit / tags.length
+    n++
+  }
+  rows.push({
+    model: 'object_recognizer',
+    dataset: `coco128 (${n} images)`,
+    metric: 'image-level recall@5',
+    value: recall / n,
+    baseline: 'CenterNet as the library ships it: 0.74 (held-out)'
+  })
+  rows.push({
+    model: 'object_recognizer',
+    dataset: `coco128 (${n} images)`,
+    metric: 'precision@5 (hits / 5)',
+    value: precK / n
+  })
+  rows.push({
+    model: 'object_recognizer',
+    dataset: `coco128 (${n} images)`,
+    metric: 'precision of returned labels',
+    value: precReturned / n
+  })
+  rows.push({ model: 'object_recognizer', dataset: 'coco128', metric: 'ms per image (640 px)', value: ms / n })
+  return rows
+}
+
 export async function evaluateImages (log: (s: string) => void = () => {}): Promise<EvalRow[]> {
   const rows: EvalRow[] = []
   if (!existsSync(DATA)) {
@@ -176,113 +246,10 @@ export async function evaluateImages (log: (s: string) => void = () => {}): Prom
   })
   await pool.start()
   try {
-    // FER: 48x48 grey face crops, labels.csv: file,label
-    const fer = join(DATA, 'fer2013-privatetest-sample')
-    const items = readFileSync(join(fer, 'labels.csv'), 'utf8')
-      .trim()
-      .split(/\r?\n/)
-      .slice(1)
-      .map(l => l.split(',') as [string, string])
-    const per = new Map<string, { ok: number; n: number }>()
-    let ok = 0
-    let found = 0
-    let ms = 0
-    for (const [file, label] of items) {
-      const t0 = performance.now()
-      const r = (await pool.run('facial_emotion', readFileSync(join(fer, file)))) as FaceResult
-      ms += performance.now() - t0
-      const p = per.get(label) ?? { ok: 0, n: 0 }
-      p.n++
-      if (r.faces.length > 0) found++
-      if (r.facial_emotion[0]?.tag.toLowerCase() === label.toLowerCase()) {
-        ok++
-        p.ok++
-      }
-      per.set(label, p)
-    }
-    rows.push({
-      model: 'facial_emotion',
-      dataset: `fer2013 sample (${items.length})`,
-      metric: 'accuracy',
-      value: ok / items.length,
-      baseline: '>= 0.50 wanted; library defaults 0.41 (held-out); face-api whole crop 0.60'
-    })
-    rows.push({
-      model: 'facial_emotion',
-      dataset: `fer2013 sample (${items.length})`,
-      metric: 'faces found',
-      value: found / items.length
-    })
-    for (const [label, p] of [...per].sort()) {
-      rows.push({
-        model: 'facial_emotion',
-        dataset: 'fer2013 sample',
-        metric: `accuracy ${label} (${p.n})`,
-        value: p.ok / p.n
-      })
-    }
-    rows.push({
-      model: 'facial_emotion',
-      dataset: 'fer2013 sample',
-      metric: 'ms per image (48 px)',
-      value: ms / items.length
-    })
-
-    rows.push(...(await evaluateOwnFaces(pool, { ok, found, n: items.length }, log)))
-
-    // COCO: ground truth = the distinct category names of an image's annotations
-    const coco = join(DATA, 'coco128')
-    const inst = JSON.parse(readFileSync(join(coco, 'instances.json'), 'utf8')) as {
-      images: Array<{ id: number; file_name: string }>
-      annotations: Array<{ image_id: number; category_id: number }>
-      categories: Array<{ id: number; name: string }>
-    }
-    const cat = new Map(inst.categories.map(c => [c.id, c.name]))
-    const truth = new Map<number, Set<string>>()
-    for (const a of inst.annotations) {
-      const s = truth.get(a.image_id) ?? new Set<string>()
-      s.add(cat.get(a.category_id) as string)
-      truth.set(a.image_id, s)
-    }
-    const files = new Set(readdirSync(join(coco, 'images')))
-    let recall = 0
-    let precK = 0
-    let precReturned = 0
-    let n = 0
-    ms = 0
-    for (const img of inst.images) {
-      const gt = truth.get(img.id)
-      if (gt === undefined || gt.size === 0 || !files.has(img.file_name)) continue
-      const t0 = performance.now()
-      const r = (await pool.run('object_recognizer', readFileSync(join(coco, 'images', img.file_name)))) as ObjectResult
-      ms += performance.now() - t0
-      const tags = r.output.map(o => o.tag)
-      const hit = tags.filter(t => gt.has(t)).length
-      recall += hit / gt.size
-      precK += hit / 5
-      precReturned += tags.length === 0 ? 0 : hit / tags.length
-      n++
-    }
-    rows.push({
-      model: 'object_recognizer',
-      dataset: `coco128 (${n} images)`,
-      metric: 'image-level recall@5',
-      value: recall / n,
-      baseline: 'CenterNet as the library ships it: 0.74 (held-out)'
-    })
-    rows.push({
-      model: 'object_recognizer',
-      dataset: `coco128 (${n} images)`,
-      metric: 'precision@5 (hits / 5)',
-      value: precK / n
-    })
-    rows.push({
-      model: 'object_recognizer',
-      dataset: `coco128 (${n} images)`,
-      metric: 'precision of returned labels',
-      value: precReturned / n
-    })
-    rows.push({ model: 'object_recognizer', dataset: 'coco128', metric: 'ms per image (640 px)', value: ms / n })
+    const fer = await evaluateFer(pool)
+    rows.push(...fer.rows)
+    rows.push(...(await evaluateOwnFaces(pool, fer.counts, log)))
+    rows.push(...(await evaluateCoco(pool)))
   } finally {
     await pool.close()
   }

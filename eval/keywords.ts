@@ -60,7 +60,8 @@ export async function evaluate (info: ModelInfo, tf: TF, log: (s: string) => voi
   // Spanish: the stopword ranker with the model's Spanish word classes, on every termex document
   const es = termexF1(await readFile(join(info.dir, 'pos.json'), 'utf8').catch(() => '{}'))
   log(
-    `keywords es: termex ${es.docs} documents, F1@10 ${es.s.f1.toFixed(4)} (P ${es.s.p.toFixed(3)}, R ${es.s.r.toFixed(3)})`
+    `keywords es: termex ${es.docs} documents, ` +
+      `F1@10 ${es.s.f1.toFixed(4)} (P ${es.s.p.toFixed(3)}, R ${es.s.r.toFixed(3)})`
   )
   const termex = `${TERMEX.name} (all ${es.docs} documents)`
   rows.push({

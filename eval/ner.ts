@@ -13,15 +13,8 @@ import type { LoadedModel } from '../lib/serving/models.js'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { loadEncoderNer } from '../lib/text/heads/ner.js'
-import {
-  conll2002,
-  conll2003,
-  europeanaFrench,
-  germevalDev,
-  joinWords,
-  wnut17,
-  type Sentence
-} from '../training/readers/ner.js'
+import { conll2002, conll2003, europeanaFrench, germevalDev, wnut17, type Sentence } from '../training/readers/ner.js'
+import { joinWords } from '../training/readers/ner-transforms.js'
 import type { EvalRow } from './images.js'
 
 const VALIDATION: Record<string, { dataset: string; path: string; file: string; read: () => Sentence[] }> = {
@@ -107,7 +100,8 @@ export async function evaluate (info: ModelInfo, tf: TF, log: (s: string) => voi
           continue
         }
         log(
-          `ner ${lang}: trained on ${v.dataset} ${v.file}, so not scored on it here; cross-validated F1 from the manifest ${cv.value.toFixed(4)} (${cv.split})`
+          `ner ${lang}: trained on ${v.dataset} ${v.file}, so not scored on it here; ` +
+            `cross-validated F1 from the manifest ${cv.value.toFixed(4)} (${cv.split})`
         )
         rows.push({
           model: `${info.name} v${info.version}`,
@@ -129,7 +123,8 @@ export async function evaluate (info: ModelInfo, tf: TF, log: (s: string) => voi
       const { p, r, f1, ms } = await score(model, items, lang)
       const baseline = info.manifest.metrics.find(m => m.dataset === v.dataset)?.baseline
       log(
-        `ner ${lang}: ${items.length} sentences, F1 ${f1.toFixed(4)} P ${p.toFixed(4)} R ${r.toFixed(4)}, ${ms.toFixed(3)} ms per sentence`
+        `ner ${lang}: ${items.length} sentences, F1 ${f1.toFixed(4)} P ${p.toFixed(4)} R ${r.toFixed(4)}, ` +
+          `${ms.toFixed(3)} ms per sentence`
       )
       rows.push({
         model: `${info.name} v${info.version}`,
@@ -205,7 +200,10 @@ async function score (
   }
 }
 
-/** the project's own everyday sentences (eval/data/ner-everyday.jsonl): gold entities by their text, found left to right */
+/**
+ * the project's own everyday sentences (eval/data/ner-everyday.jsonl): gold entities by their text, found left
+ * to right
+ */
 export function everyday (): Item[] {
   const file = join(import.meta.dirname, 'data', 'ner-everyday.jsonl')
   return readFileSync(file, 'utf8')
@@ -237,7 +235,8 @@ async function otherDomains (
   const w = wnut17('emerging.dev.conll').map(asText)
   const sw = await score(model, w, 'en')
   log(
-    `ner en social media (WNUT-17 dev): ${w.length} sentences, F1 ${sw.f1.toFixed(4)} P ${sw.p.toFixed(4)} R ${sw.r.toFixed(4)}`
+    `ner en social media (WNUT-17 dev): ${w.length} sentences, ` +
+      `F1 ${sw.f1.toFixed(4)} P ${sw.p.toFixed(4)} R ${sw.r.toFixed(4)}`
   )
   rows.push({
     model: name,
@@ -250,13 +249,19 @@ async function otherDomains (
   const se = await score(model, e, 'en')
   const clean = se.emptyClean / Math.max(1, se.empty)
   log(
-    `ner en everyday sentences (written by the project): ${e.length} sentences, ${se.empty} without entities, ${se.emptyClean} of them tagged with none; F1 ${se.f1.toFixed(4)} P ${se.p.toFixed(4)} R ${se.r.toFixed(4)} (${se.tp}/${se.pred} predicted, ${se.gold} gold)`
+    `ner en everyday sentences (written by the project): ${e.length} sentences, ${se.empty} without entities, ` +
+      `${se.emptyClean} of them tagged with none; F1 ${se.f1.toFixed(4)} P ${se.p.toFixed(4)} R ${se.r.toFixed(4)} ` +
+      `(${se.tp}/${se.pred} predicted, ${se.gold} gold)`
   )
-  const dataset = `everyday sentences en, written by the project (eval/data/ner-everyday.jsonl, ${e.length}: ${se.empty} without entities)`
+  const dataset =
+    'everyday sentences en, written by the project ' +
+    `(eval/data/ner-everyday.jsonl, ${e.length}: ${se.empty} without entities)`
   rows.push({
     model: name,
     dataset,
-    metric: `entity precision, exact span (${se.tp} of ${se.pred} predicted right; R ${se.r.toFixed(3)}, F1 ${se.f1.toFixed(3)})`,
+    metric:
+      `entity precision, exact span (${se.tp} of ${se.pred} predicted right; ` +
+      `R ${se.r.toFixed(3)}, F1 ${se.f1.toFixed(3)})`,
     value: se.p
   })
   rows.push({ model: name, dataset, metric: 'share of entity-free sentences tagged with no entity', value: clean })

@@ -63,7 +63,10 @@ async function classifier (info: ModelInfo, tf: TF, spec: Pick<TextModelSpec, 'v
   return rows
 }
 
-/** Inspec validation abstracts: how many gold keyphrases found in the text are among the noun phrases, and how many phrases are gold. */
+/**
+ * Inspec validation abstracts: how many gold keyphrases found in the text are among the noun phrases, and how many
+ * phrases are gold.
+ */
 function phrases (info: ModelInfo): EvalRow[] {
   let found = 0
   let present = 0

@@ -9,7 +9,8 @@ import type { EvalRow } from './images.js'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 
-/** the project's own English pairs (eval/data/similarity-everyday.jsonl): paraphrases in other words and unrelated pairs */
+/** the project's own English pairs (eval/data/similarity-everyday.jsonl): paraphrases in other words and unrelated
+ * pairs */
 export function everydayPairs (): Array<{ a: string; b: string; kind: 'paraphrase' | 'unrelated' }> {
   return readFileSync(join(import.meta.dirname, 'data', 'similarity-everyday.jsonl'), 'utf8')
     .split('\n')
@@ -54,9 +55,14 @@ export async function evaluate (info: ModelInfo, tf: TF, log: (s: string) => voi
       const para = of('paraphrase')
       const un = of('unrelated')
       const mean = (x: number[]) => x.reduce((a, v) => a + v, 0) / Math.max(1, x.length)
-      const dataset = `everyday pairs en, written by the project (eval/data/similarity-everyday.jsonl: ${para.length} paraphrases, ${un.length} unrelated)`
+      const dataset =
+        'everyday pairs en, written by the project ' +
+        `(eval/data/similarity-everyday.jsonl: ${para.length} paraphrases, ${un.length} unrelated)`
       log(
-        `similarity en everyday pairs: "${pairs[0]!.a}" / "${pairs[0]!.b}" ${got[0]!.toFixed(3)}; paraphrases mean ${mean(para).toFixed(3)} (${para.filter(v => v >= 0.6).length} of ${para.length} >= 0.6), unrelated mean ${mean(un).toFixed(3)} (${un.filter(v => v <= 0.2).length} of ${un.length} <= 0.2)`
+        `similarity en everyday pairs: "${pairs[0]!.a}" / "${pairs[0]!.b}" ${got[0]!.toFixed(3)}; ` +
+          `paraphrases mean ${mean(para).toFixed(3)} ` +
+          `(${para.filter(v => v >= 0.6).length} of ${para.length} >= 0.6), ` +
+          `unrelated mean ${mean(un).toFixed(3)} (${un.filter(v => v <= 0.2).length} of ${un.length} <= 0.2)`
       )
       const name = `${info.name} v${info.version}`
       rows.push({

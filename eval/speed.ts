@@ -22,7 +22,8 @@ const sample = [
 ]
 const texts = (n: number) => Array.from({ length: n }, (_, i) => sample[i % sample.length] as string)
 const lines: string[] = [
-  `Inference speed, ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores (${cpus()[0]?.model ?? 'cpu'}), TensorFlow.js ${backend}, one thread`,
+  `Inference speed, ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores ` +
+    `(${cpus()[0]?.model ?? 'cpu'}), TensorFlow.js ${backend}, one thread`,
   '',
   '| model | batch of 1 (texts/s) | batch of 32 | batch of 1000 |',
   '|---|---:|---:|---:|'
@@ -45,7 +46,8 @@ for (const info of await scanStore(join(root, 'model-store'))) {
     return done / ((performance.now() - t0) / 1000)
   }
   lines.push(
-    `| ${info.name} | ${(await rate(1)).toFixed(0)} | ${(await rate(32)).toFixed(0)} | ${(await rate(1000)).toFixed(0)} |`
+    `| ${info.name} | ${(await rate(1)).toFixed(0)} | ${(await rate(32)).toFixed(0)} | ` +
+      `${(await rate(1000)).toFixed(0)} |`
   )
   model.dispose()
 }
@@ -99,7 +101,9 @@ for (const op of ['facial_emotion', 'object_recognizer']) {
 }
 lines.push(
   '',
-  `Whole service (server.ts, every model in model-store loaded and warmed): ready in ${(startMs / 1000).toFixed(1)} s, RSS ${idle} MB idle, ${mb('VmRSS')} MB after batches of 1000 texts on each text operation and 5 images on each image operation, peak ${mb('VmHWM')} MB.`
+  'Whole service (server.ts, every model in model-store loaded and warmed): ' +
+    `ready in ${(startMs / 1000).toFixed(1)} s, RSS ${idle} MB idle, ${mb('VmRSS')} MB after batches of 1000 texts ` +
+    `on each text operation and 5 images on each image operation, peak ${mb('VmHWM')} MB.`
 )
 proc.kill('SIGTERM')
 console.log(lines.join('\n'))
