@@ -94,7 +94,8 @@ export function redisServerPath (): string | null {
 }
 
 export const REDIS_MISSING =
-  'redis-server is not installed: these tests need a real Redis. Install it with `apt-get install -y redis-server` (Debian/Ubuntu) or `brew install redis`.'
+  'redis-server is not installed: these tests need a real Redis. Install it with `apt-get install -y redis-server` ' +
+    '(Debian/Ubuntu) or `brew install redis`.'
 
 /** A throwaway redis-server on a free port, no persistence, killed at teardown. */
 export class TestRedis {

@@ -7,7 +7,10 @@ import { build, KEY } from './helper.js'
 
 type App = Awaited<ReturnType<typeof build>>
 
-/** Writes raw bytes, optionally dripping more, and resolves with the response text once the server closes or answers. */
+/**
+ * Writes raw bytes, optionally dripping more, and resolves with the response text once the server closes or
+ * answers.
+ */
 function raw (
   port: number,
   head: string,
@@ -102,7 +105,8 @@ t.test('slow-loris: headers or body dripping in end in a JSON 408 within the req
   const body = 'api_key=' + KEY + '&text=' + 'slow '.repeat(200)
   const r = await raw(
     port,
-    `POST /v4/sentiment HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n`,
+    'POST /v4/sentiment HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ' +
+      `${body.length}\r\n\r\n`,
     { drip: { bytes: Buffer.from(body), everyMs: 100 }, waitMs: 8000 }
   )
   t.equal(status(r.text), 408, 'slow body')

@@ -150,7 +150,8 @@ t.test(
 
     const pe = await parse(
       pd.phraseExtractor!(
-        'For the Yankees, it took a stunning comeback after being down 2-0 to the Indians in the American League Division Series.'
+        'For the Yankees, it took a stunning comeback after being down 2-0 to the Indians in the American League ' +
+          'Division Series.'
       )
     )
     t.ok(pe.keywords.some((k: { keyword: string }) => k.keyword === 'stunning comeback'))

@@ -61,7 +61,8 @@ t.test("every shown answer is the service's", { timeout: 300_000 }, async t => {
     }
     t.ok(
       close(got, shown),
-      `README line ${ex.line + 1} (${parseCurl(ex.command).url}) shows ${ex.shown}; the service answers ${JSON.stringify(got)}: run npm run readme-examples`
+      `README line ${ex.line + 1} (${parseCurl(ex.command).url}) shows ${ex.shown}; the service answers ` +
+        `${JSON.stringify(got)}: run npm run readme-examples`
     )
   }
   // the rewriter puts a wrong answer right, and leaves a right one alone

@@ -83,7 +83,8 @@ t.test(
 )
 
 t.test(
-  'eval/everyday.md scores every English classifier on at least 20 texts, and sentiment, sarcasm and intent on every one',
+  'eval/everyday.md scores every English classifier on at least 20 texts, ' +
+    'and sentiment, sarcasm and intent on every one',
   async t => {
     const { header, all } = committedTable()
     const days = everyday().length

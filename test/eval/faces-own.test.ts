@@ -4,7 +4,7 @@
 import t from 'tap'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { answerFor, iou, ownFaceFile, readOwnFaces } from '../../eval/images.js'
+import { answerFor, iou, ownFaceFile, readOwnFaces } from '../../eval/faces-own.js'
 import type { FaceResult } from '../../lib/image/types.js'
 
 const csv = readFileSync(join(import.meta.dirname, '..', '..', 'eval', 'data', 'faces-own.csv'), 'utf8')

@@ -41,7 +41,10 @@ async function failover (t: Test, url: string, killPrimary: () => Node, promoted
   const unavailable = after.filter(a => a.status === 503)
   const firstOk = after.find(a => a.status === 200 && a.at > (unavailable[0]?.at ?? Infinity))
   t.comment(
-    `primary ${victim.port} killed: ${tally.ok} answered 200, ${tally.unavailable} answered 503; slowest 503 ${Math.max(0, ...unavailable.map(a => a.ms)).toFixed(0)} ms; first 503 ${((unavailable[0]?.at ?? killedAt) - killedAt).toFixed(0)} ms after the kill; 200s again ${((firstOk?.at ?? killedAt) - killedAt).toFixed(0)} ms after it`
+    `primary ${victim.port} killed: ${tally.ok} answered 200, ${tally.unavailable} answered 503; slowest 503 ` +
+      `${Math.max(0, ...unavailable.map(a => a.ms)).toFixed(0)} ms; first 503 ` +
+      `${((unavailable[0]?.at ?? killedAt) - killedAt).toFixed(0)} ms after the kill; 200s again ` +
+      `${((firstOk?.at ?? killedAt) - killedAt).toFixed(0)} ms after it`
   )
   t.ok(tally.ok > 0, 'requests served')
   t.ok(unavailable.length > 0, '503 while no primary existed')

@@ -24,7 +24,8 @@ t.test(
         "import { double } from './double.js'",
         'const schema: { type: string } = Type.Number()',
         'const extra = await import(workerData.module as string) as { triple: (n: number) => number }',
-        'parentPort!.postMessage({ doubled: double(21), tripled: extra.triple(3), type: schema.type, loader: process.execArgv.join(" ") })'
+        'parentPort!.postMessage({ doubled: double(21), tripled: extra.triple(3), type: schema.type, ' +
+          'loader: process.execArgv.join(" ") })'
       ].join('\n')
     )
     writeFileSync(join(dir, 'extra.ts'), 'export function triple (n: number): number { return n * 3 }\n')

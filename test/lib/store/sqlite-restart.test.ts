@@ -41,7 +41,8 @@ t.test(`${CYCLES} kill -9 restarts under load: no count lost, none doubled`, asy
   const svc = await startService(t, env)
   const used = await usedToday(svc.url)
   t.comment(
-    `after ${CYCLES} kills: ${total.ok} answered 200, the store counts ${used}, ${total.cut} requests cut off; quota first refused in cycle ${reachedAt}`
+    `after ${CYCLES} kills: ${total.ok} answered 200, the store counts ${used}, ${total.cut} requests cut off; quota ` +
+      `first refused in cycle ${reachedAt}`
   )
   t.ok(total.ok > 0, 'requests were served')
   t.same(total.other, {}, 'no other status')

@@ -147,7 +147,8 @@ t.test(
 )
 
 t.test(
-  'a group stays open for the turns after its first write: charges asked for in them join its commit, and none settles before it',
+  'a group stays open for the turns after its first write: charges asked for in them join its commit, and none ' +
+    'settles before it',
   async t => {
     const dir = tempDir(t)
     const now = new Date()

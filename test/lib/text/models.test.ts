@@ -23,7 +23,7 @@ import { getTf } from '../../../lib/runtime/tf.js'
 import { featurise, featuriseBatch, type FeatureConfig } from '../../../lib/text/bag/features.js'
 import { fileIO } from '../../../lib/runtime/tf-io.js'
 import { loadWordVectors } from '../../../lib/text/words/vectors.js'
-import { featuriseWith } from '../../../training/trainers/sparse-sgd.js'
+import { featuriseWith } from '../../../training/trainers/embedding-bag.js'
 
 type Tensor = import('@tensorflow/tfjs').Tensor
 
@@ -77,7 +77,8 @@ const valid = (m: ModelManifest, row: number[]) =>
   independent(m) ? row.every(p => p >= 0 && p <= 1) : Math.abs(row.reduce((a, b) => a + b, 0) - 1) < 1e-5
 
 t.test(
-  'text classifiers: sums to 1 (or each score in [0, 1]), batch equals single, long and empty-ish inputs, deterministic',
+  'text classifiers: sums to 1 (or each score in [0, 1]), batch equals single, ' +
+    'long and empty-ish inputs, deterministic',
   async t => {
     const { tf } = await getTf()
     const texts = ['I love it!', 'Stocks fell sharply today.', 'why is my order late??', '😀😀😀', 'x']
@@ -134,7 +135,8 @@ t.test('text classifiers: the served embedding bag equals the saved graph run by
     const { ids, weights, width } = featuriseBatch(texts, cfg)
     const inputs = [tf.tensor2d(ids, [texts.length, width], 'int32'), tf.tensor2d(weights, [texts.length, width])]
     if (cfg.vectors !== undefined) {
-      // the third input: each text's word-vector mean (and, with negatedVectors, that of its negated words), as training computed it
+      // the third input: each text's word-vector mean (and, with negatedVectors, that of its negated words), as
+      // training computed it
       const wv = await loadWordVectors(join(STORE, cfg.vectors))
       const vecs = texts.map(x => Array.from(featuriseWith(x, cfg, wv).vec!))
       inputs.push(tf.tensor2d(vecs, [texts.length, vecs[0]!.length]))

@@ -44,7 +44,8 @@ test(
 )
 
 test(
-  'a bare label is expanded with words among the 1% nearest to its name, not its own words; cached; keywords replace the expansion',
+  'a bare label is expanded with words among the 1% nearest to its name, not its own words; cached; keywords replace ' +
+    'the expansion',
   { skip },
   async t => {
     const v = await loadWordVectors(dir)

@@ -91,7 +91,9 @@ t.test('a refused origin: a JSON 403 to its preflight, no CORS headers on its an
     t.same(pre.json(), {
       code: 403,
       error: 'Forbidden',
-      message: `Cross-origin calls from "${origin}" are not allowed to this API; the operator lists the origins that may call it in CORS_ORIGINS.`
+      message:
+        `Cross-origin calls from "${origin}" are not allowed to this API; ` +
+        'the operator lists the origins that may call it in CORS_ORIGINS.'
     })
     notReadable(t, pre, `preflight from ${origin}`)
   }

@@ -82,7 +82,9 @@ t.test('batch: every encoding gives the same answer, in input order', async t =>
           method: 'POST',
           url,
           headers: FORM,
-          payload: `api_key=${KEY}&text%5B1%5D=${encodeURIComponent(TEXTS[1]!)}&text%5B0%5D=${encodeURIComponent(TEXTS[0]!)}&text%5B2%5D=${encodeURIComponent(TEXTS[2]!)}`
+          payload:
+            `api_key=${KEY}&text%5B1%5D=${encodeURIComponent(TEXTS[1]!)}` +
+            `&text%5B0%5D=${encodeURIComponent(TEXTS[0]!)}&text%5B2%5D=${encodeURIComponent(TEXTS[2]!)}`
         }),
       'text[] fields': () =>
         app.inject({ method: 'POST', url, headers: FORM, payload: form({ api_key: KEY, 'text[]': TEXTS }) }),
@@ -180,7 +182,8 @@ t.test('every response carries X-Request-Id; a sane incoming one is echoed', asy
 t.test('an uploaded image is recognised by its bytes, not its name or part type', async t => {
   const app = await build(t)
   const png = Buffer.from(
-    '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5d2c1d40000000049454e44ae426082',
+    '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489' +
+      '0000000d4944415478da63f8cfc0f01f0005000201a5d2c1d40000000049454e44ae426082',
     'hex'
   )
   // the Python client style: filename="file", no part type; a png named .jpg with a wrong type

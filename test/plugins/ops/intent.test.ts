@@ -31,7 +31,8 @@ t.test(
       ['How do I reset my password?', 'query'],
       ['URGENT! You have won a 1000 pound prize. Call 09061701461 now to claim. T&C apply', 'spam'],
       [
-        'Stocks fell sharply on Wall Street as investors worried about interest rates, the central bank said on Tuesday.',
+        'Stocks fell sharply on Wall Street as investors worried about interest rates, the central bank said on ' +
+          'Tuesday.',
         'news'
       ],
       ['Your app keeps crashing every time I open it, please fix this, very disappointed', 'feedback']

@@ -90,15 +90,18 @@ t.test(
     t.test(title, async t => {
       const texts: Record<string, [string, string]> = {
         de: [
-          'Die Bundesregierung plant neue Regeln für erneuerbare Energien. Erneuerbare Energien sollen bis 2030 die Hälfte des Strombedarfs decken. Kritiker halten die Regeln für erneuerbare Energien für zu schwach.',
+          'Die Bundesregierung plant neue Regeln für erneuerbare Energien. Erneuerbare Energien sollen bis 2030 die ' +
+            'Hälfte des Strombedarfs decken. Kritiker halten die Regeln für erneuerbare Energien für zu schwach.',
           'erneuerbare energien'
         ],
         es: [
-          'El cambio climático amenaza la producción de alimentos. Los expertos advierten que el cambio climático reducirá las cosechas de trigo. La producción de alimentos debe adaptarse al cambio climático.',
+          'El cambio climático amenaza la producción de alimentos. Los expertos advierten que el cambio climático ' +
+            'reducirá las cosechas de trigo. La producción de alimentos debe adaptarse al cambio climático.',
           'cambio climático'
         ],
         nl: [
-          'De gemeente Amsterdam investeert in openbaar vervoer. Het openbaar vervoer moet schoner worden. Elektrische bussen vervangen de oude bussen in het openbaar vervoer.',
+          'De gemeente Amsterdam investeert in openbaar vervoer. Het openbaar vervoer moet schoner worden. ' +
+            'Elektrische bussen vervangen de oude bussen in het openbaar vervoer.',
           'openbaar vervoer'
         ]
       }

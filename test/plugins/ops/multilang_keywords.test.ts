@@ -3,7 +3,8 @@ import { buildWithRealModels, hasRealModel, KEY } from '../../helper.js'
 
 type Reply = { keywords: Array<{ keyword: string; confidence_score: number }>; lang_code: string; lang_source: string }
 const FR =
-  'La ville de Lyon investit dans les transports en commun. Les transports en commun doivent devenir plus propres. Des bus électriques remplacent les anciens bus dans les transports en commun.'
+  'La ville de Lyon investit dans les transports en commun. Les transports en commun doivent devenir plus propres. ' +
+    'Des bus électriques remplacent les anciens bus dans les transports en commun.'
 
 const TITLE =
   "multilang_keywords: fr, it, pt by the encoder's keyphrases; lang_code detected when omitted; " + 'errors as JSON'

@@ -13,8 +13,9 @@ import { scoreDoc } from '../../../../training/readers/keywords.js'
 import { hasRealModel, MODEL_STORE } from '../../../helper.js'
 
 const ABSTRACT =
-  'Convolutional neural networks for image classification. We train convolutional neural networks on large image collections ' +
-  'and compare them with support vector machines. Image classification accuracy improves when the neural networks are deeper.'
+  'Convolutional neural networks for image classification. We train convolutional neural networks on large ' +
+  'image collections and compare them with support vector machines. Image classification accuracy improves ' +
+  'when the neural networks are deeper.'
 
 const EMPTY: KeywordTables = { docs: 1, wordDf: {}, phrase: {}, wordGold: {}, headGold: {} }
 
@@ -149,7 +150,8 @@ t.test(
 
 t.test('the stopword ranker (es, nl, de): content-word phrases, best first, none inside a better one', async t => {
   const text =
-    'Die Bundesregierung plant neue Regeln für erneuerbare Energien.\n\nErneuerbare   Energien sollen bis 2030 die Hälfte des Strombedarfs decken. Kritiker halten die Regeln für erneuerbare Energien für zu schwach.'
+    'Die Bundesregierung plant neue Regeln für erneuerbare Energien.\n\nErneuerbare   Energien sollen bis 2030 die ' +
+      'Hälfte des Strombedarfs decken. Kritiker halten die Regeln für erneuerbare Energien für zu schwach.'
   const got = stopwordKeyphrases(text, 'de', 10)
   t.ok(got.length > 0 && got.length <= 10)
   t.ok(
@@ -201,7 +203,8 @@ t.test('the stopword ranker: noun-phrase patterns with word classes, names whole
     })
   )
   const es = stopwordKeyphrases(
-    'La dinámica de Langevin compleja proporciona un enfoque para evitar el problema del signo en simulaciones numéricas con un peso de Boltzmann.',
+    'La dinámica de Langevin compleja proporciona un enfoque para evitar el problema del signo en simulaciones ' +
+      'numéricas con un peso de Boltzmann.',
     'es',
     10,
     classes.get('es')

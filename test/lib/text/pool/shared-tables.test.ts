@@ -35,7 +35,7 @@ t.test(
     const { tf } = await getTf()
     const infos = (await scanStore(STORE)).filter(i => i.manifest.kind === 'text-classifier')
     // emotion-multilingual and target_sentiment (the English classifiers are text-cnn models, whose weights are
-    // shared whole: test/lib/text/cnn/classifier.test.ts; multilingual sentiment is a head on the text encoder)
+    // shared whole: test/lib/text/cnn/classifier-load.test.ts; multilingual sentiment is a head on the text encoder)
     t.ok(infos.length >= 2, `${infos.length} classifiers`)
     for (const info of infos) {
       const table = await sharedEmbedding(info.dir)
