@@ -1,18 +1,17 @@
-// npm run train -- <model>: reproduces model-store/<model>/1 from ../shared/datasets (fixed seeds) by
-// the model's own script, training/<model>.ts. The English classifiers of training/specs/ops.ts (sentiment,
-// emotion, sarcasm, intent, new_intent, taxonomy) are word-order models (kind text-cnn) trained by
-// training/trainers/text-cnn.ts: a temperature fitted on half of the validation rows, leave-one-domain-out
-// runs unless TRAIN_LODO=0, then, unless TRAIN_CALIBRATE=0, the calibration by input
-// (training/calibration/calibrate.ts; alone: npm run train -- calibrate <model>). The multilingual models get a
-// temperature per language instead (training/calibration/language.ts, also by calibrate <model>).
-// similarity and sentiment-multilingual read the text encoder (model-store/text-encoder): their
-// trainers are training/heads/similarity.ts and training/heads/train.ts, and each writes a new
-// version folder.
+// npm run train -- <model>: writes the next version folder of model-store/<model> from ../shared/datasets (fixed
+// seeds) by the model's own script, training/recipes/<model>.ts. The English classifiers of training/specs/ops.ts
+// (sentiment, emotion, sarcasm, intent, new_intent, taxonomy) are word-order models (kind text-cnn) trained by
+// training/trainers/text-cnn.ts: a temperature fitted on half of the validation rows, leave-one-domain-out runs
+// unless TRAIN_LODO=0, then, unless TRAIN_CALIBRATE=0, the calibration by input (training/calibration/calibrate.ts;
+// alone: npm run train -- calibrate <model>). The multilingual models get a temperature per language instead
+// (training/calibration/language.ts, also by calibrate <model>). similarity and sentiment-multilingual read the text
+// encoder (model-store/text-encoder): their trainers are training/heads/similarity.ts and training/heads/train.ts,
+// and each writes a new version folder.
 import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import { calibrate, CALIBRATED } from './calibration/calibrate.js'
 import { calibrateLanguages, LANGUAGE_CALIBRATED } from './calibration/language.js'
-import { latest, STORE } from './heads/embed.js'
+import { latest, STORE } from './readers/store.js'
 
 const op = process.argv[2]
 // npm run train -- calibrate <model> [version folder]: the calibration by input (or by language) of a

@@ -10,7 +10,7 @@ import type { ModelManifest } from '../../schemas/model-manifest.js'
 import { getTf } from '../../lib/runtime/tf.js'
 import { OPS } from '../specs/ops.js'
 import { fitsTemperature } from '../trainers/metrics.js'
-import { latest } from './embed.js'
+import { latest } from '../readers/store.js'
 
 const STORE = join(import.meta.dirname, '..', '..', 'model-store')
 

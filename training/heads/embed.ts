@@ -1,21 +1,10 @@
 // Sentence vectors of training and validation texts, kept on disk per encoder (training/data/vectors/,
 // ignored by git) so that a second head, or a second run, reads each text once.
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { createHash } from 'node:crypto'
 import { join, relative } from 'node:path'
 import { loadEncoder, type TextEncoder } from '../../lib/text/encoder/encoder.js'
-
-export const STORE = join(import.meta.dirname, '..', '..', 'model-store')
-
-/** The highest version folder of a model-store folder (0 when none). */
-export function latest (dir: string): number {
-  return Math.max(
-    0,
-    ...readdirSync(dir)
-      .filter(v => /^\d+$/.test(v))
-      .map(Number)
-  )
-}
+import { latest, STORE } from '../readers/store.js'
 
 /** The encoder a head is trained on (HEAD_ENCODER, or model-store/text-encoder's highest version), its
  * folder, and the disk cache of its vectors. */

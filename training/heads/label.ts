@@ -9,7 +9,7 @@ import type { LoadedModel } from '../../lib/serving/models.js'
 import { loaderOfClassifier } from '../../lib/text/classifier-kinds.js'
 import { getTf } from '../../lib/runtime/tf.js'
 import type { ModelManifest } from '../../schemas/model-manifest.js'
-import { latest, STORE } from './embed.js'
+import { latest, STORE } from '../readers/store.js'
 
 export interface Labelled {
   text: string

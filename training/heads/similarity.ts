@@ -6,7 +6,8 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { cosine, mapped, type SimilarityMap } from '../../lib/text/heads/similarity.js'
 import { spearman, stsPairs, STS_DIR, STS_LICENCE } from '../readers/similarity.js'
-import { latest, STORE, trainingEncoder } from './embed.js'
+import { trainingEncoder } from './embed.js'
+import { latest, STORE } from '../readers/store.js'
 
 const LANGS = ['en', 'de', 'es', 'nl']
 const log = (s: string): void => {

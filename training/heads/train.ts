@@ -9,7 +9,8 @@ import { Head, type HeadSpec } from '../../lib/text/heads/head.js'
 import { OPS, type OpSpec } from '../specs/ops.js'
 import { argmax, confusion, ece, fitCalibration, fitsTemperature } from '../trainers/metrics.js'
 import { fitHead, type FitOptions } from './fit.js'
-import { latest, STORE, trainingEncoder } from './embed.js'
+import { trainingEncoder } from './embed.js'
+import { latest, STORE } from '../readers/store.js'
 import { languageData, languageWeights, type LanguageData } from './languages.js'
 
 const log = (s: string): void => {

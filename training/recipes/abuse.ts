@@ -1,4 +1,4 @@
-// npm run train -- abuse: model-store/abuse/1, a binary abuse classifier (Non Abusive, Abusive) of
+// npm run train -- abuse: the next version of model-store/abuse, a binary abuse classifier (Non Abusive, Abusive) of
 // kind text-cnn (lib/text/cnn/classifier.ts): a hashed n-gram bag beside a 1-D convolution over the
 // text's words (the shared word vectors, frozen), trained by training/trainers/text_cnn.py (PyTorch, CPU;
 // Debian: apt-get install -y python3-torch python3-numpy, run with /usr/bin/python3 or $PYTHON).
@@ -25,6 +25,7 @@ import { runTrainer, writeCnn } from '../trainers/text-cnn.js'
 import { abuseSpec, calibrate } from '../calibration/calibrate.js'
 import { argmax, confusion, macroF1 } from '../trainers/metrics.js'
 import { ABUSE, hate, hateVal, olid, olidVal, ordinary, ordinaryVal } from '../specs/abuse.js'
+import { nextVersion } from '../readers/store.js'
 
 const env = process.env
 /** the shared word-vector table, a folder below model-store (weights.json names it for serving) */
@@ -199,7 +200,7 @@ if (
     widths: trained.widths,
     tensors
   }
-  const dir = env.TRAIN_OUT ?? join(store, ABUSE.op, '1')
+  const dir = env.TRAIN_OUT ?? nextVersion(ABUSE.op, store)
   // the trainer's own probabilities of the probe texts, with the stored weights and the threshold
   const probes = z('probe').map(v => {
     const p = sigmoid(v - shift)

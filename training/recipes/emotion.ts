@@ -1,5 +1,6 @@
-// npm run train -- emotion: model-store/emotion/1, the six emotions of training/specs/sentiment-emotion.ts as a
-// word-order classifier (kind text-cnn, a softmax over the labels) trained by training/trainers/text-cnn.ts.
+// npm run train -- emotion: the next version of model-store/emotion, the six emotions of
+// training/specs/sentiment-emotion.ts as a word-order classifier (kind text-cnn, a softmax over the labels) trained
+// by training/trainers/text-cnn.ts.
 import { emotion } from '../specs/sentiment-emotion.js'
 import { trainTextCnn } from '../trainers/text-cnn.js'
 import { standardPlan } from '../trainers/text-cnn-plan.js'

@@ -1,4 +1,4 @@
-// npm run train -- keywords: reproduces model-store/keywords/1 (fixed seeds).
+// npm run train -- keywords: the next version folder of model-store/keywords (fixed seeds: version 1 again).
 // Noun-phrase candidates (lib/text/keywords/candidates.ts) get features computed outside the graph;
 // a small dense TF.js network learns which are gold keyphrases. Keyphraseness features of a
 // training document come from the other folds (out-of-fold), so the scorer learns how far to trust
@@ -24,6 +24,7 @@ import {
 import { rng } from '../trainers/sparse-sgd.js'
 import { TERMEX, posTables, termexF1 } from '../trainers/keywords-pos.js'
 import { scorer, validator } from '../trainers/keywords-scorer.js'
+import { nextVersion } from '../readers/store.js'
 
 const SEED = 11
 const FOLDS = 5
@@ -133,7 +134,7 @@ log(
 )
 
 // TRAIN_OUT: experiments elsewhere
-const dir = env.TRAIN_OUT ?? join(import.meta.dirname, '..', '..', 'model-store', 'keywords', '1')
+const dir = env.TRAIN_OUT ?? nextVersion('keywords')
 await mkdir(dir, { recursive: true })
 await model.save(fileIO(join(dir, 'model.json')))
 const round = (x: number) => Number(x.toFixed(4))

@@ -29,6 +29,7 @@ import { train } from '../trainers/sparse-sgd.js'
 import { predictAll, saveModel } from '../trainers/embedding-bag.js'
 import { isValidation, UMSAB_LANGS, xed } from '../readers/multilingual.js'
 import { latinLabel as label, latinRefinerData, SUBTITLED } from '../readers/latin-refiner.js'
+import { nextVersion } from '../readers/store.js'
 
 const cfg: FeatureConfig = {
   buckets: 1 << 15,
@@ -104,7 +105,7 @@ process.stderr.write(
     .join(', ')} (${latinRows.length} training rows)\n`
 )
 
-const dir = process.env.TRAIN_OUT ?? join(import.meta.dirname, '..', '..', 'model-store', 'language_detection', '1')
+const dir = process.env.TRAIN_OUT ?? nextVersion('language_detection')
 await mkdir(dir, { recursive: true })
 const { tf } = await getTf()
 await saveModel(tf, w, join(dir, 'model.json'))

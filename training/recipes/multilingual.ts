@@ -20,6 +20,7 @@ import {
   xedRows,
   type LangRow
 } from '../readers/multilingual.js'
+import { nextVersion } from '../readers/store.js'
 
 interface Spec {
   labels: string[]
@@ -178,7 +179,7 @@ for (const [l, v] of Object.entries(per)) process.stderr.write(`  ${l}: macro-F1
 process.stderr.write(`  mean: ${mean(Object.values(per)).toFixed(4)}\n`)
 if (env.TRAIN_DRY === '1') process.exit(0)
 
-const dir = env.TRAIN_OUT ?? join(import.meta.dirname, '..', '..', 'model-store', op, '1')
+const dir = env.TRAIN_OUT ?? nextVersion(op)
 await mkdir(dir, { recursive: true })
 const { tf } = await getTf()
 await saveModel(tf, weights, join(dir, 'model.json'))

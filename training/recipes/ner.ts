@@ -1,19 +1,18 @@
-// npm run train -- ner: reproduces model-store/ner/1 from ../shared/datasets/ner (fixed seeds).
-// One averaged structured perceptron per language over the hashed token features of
-// lib/text/ner/features.ts; its emission table is written as a uint8-quantised TF.js weight (served
-// by lib/text/ner/tagger.ts, which sums its rows per token), its transition matrix, word lexicon, confidence
-// temperature and per-type confidence thresholds beside it. Prints per epoch the training token
-// errors and validation F1; about 10 minutes on 2 cores in all, 8 of them German's.
-// German trains on its only in-domain gold data, GermEval dev, so it has no validation set: it is
-// measured by 5-fold cross-validation (crossValidate in training/trainers/ner-cv.ts, about 7 minutes),
-// then trained on all of it. `npm run train -- ner --cv-de` runs only that cross-validation and writes
-// nothing. Each language's corpora and settings are in training/readers/ner-sources.ts; the tagger's
-// training in training/trainers/perceptron.ts.
-// NER_LANGS=en,de, NER_EPOCHS, NER_BUCKETS, NER_DE_MIX, NER_DE_GOLD, NER_DE_ADAPT=0, NER_DE_LEXW,
-// NER_DE_LEX=0, NER_DE_NOUNS=0, NER_DE_NAMES=0, NER_DE_BAG, NER_DE_SILVER, NER_NAMES_MINPOP, NER_O_PENALTIES
-// (a grid, e.g. 0,4,8: the O penalty is then chosen by the cross-validation), NER_DE_PARTIAL (silver as
-// partly labelled), NER_DE_AUG and NER_DE_AUGPOOL (gold sentences with their names replaced),
-// NER_CV_FOLDS and NER_OUT override for experiments only; docs/models/ner.md says what each gave.
+// npm run train -- ner: the next version folder of model-store/ner, reproducing version 1, from
+// ../shared/datasets/ner (fixed seeds). One averaged structured perceptron per language over the hashed token
+// features of lib/text/ner/features.ts; its emission table is written as a uint8-quantised TF.js weight (served by
+// lib/text/ner/tagger.ts, which sums its rows per token), its transition matrix, word lexicon, confidence
+// temperature and per-type confidence thresholds beside it. Prints per epoch the training token errors and
+// validation F1; about 10 minutes on 2 cores in all, 8 of them German's. German trains on its only in-domain gold
+// data, GermEval dev, so it has no validation set: it is measured by 5-fold cross-validation (crossValidate in
+// training/trainers/ner-cv.ts, about 7 minutes), then trained on all of it. `npm run train -- ner --cv-de` runs only
+// that cross-validation and writes nothing. Each language's corpora and settings are in
+// training/readers/ner-sources.ts; the tagger's training in training/trainers/perceptron.ts. NER_LANGS=en,de,
+// NER_EPOCHS, NER_BUCKETS, NER_DE_MIX, NER_DE_GOLD, NER_DE_ADAPT=0, NER_DE_LEXW, NER_DE_LEX=0, NER_DE_NOUNS=0,
+// NER_DE_NAMES=0, NER_DE_BAG, NER_DE_SILVER, NER_NAMES_MINPOP, NER_O_PENALTIES (a grid, e.g. 0,4,8: the O penalty is
+// then chosen by the cross-validation), NER_DE_PARTIAL (silver as partly labelled), NER_DE_AUG and NER_DE_AUGPOOL
+// (gold sentences with their names replaced), NER_CV_FOLDS and NER_OUT override for experiments only;
+// docs/models/ner.md says what each gave.
 import { mkdir, writeFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileIO } from '../../lib/runtime/tf-io.js'
@@ -40,6 +39,7 @@ import { BUCKETS, CV_ONLY, GRID, log, show } from '../trainers/ner-settings.js'
 import { encode } from '../trainers/ner-fit.js'
 import { crossValidate } from '../trainers/ner-cv.js'
 import { NerOutput } from '../trainers/ner-output.js'
+import { nextVersion } from '../readers/store.js'
 
 const env = process.env
 const t0 = performance.now()
@@ -155,7 +155,7 @@ for (const lang of langs) {
 
 if (CV_ONLY) process.exit(0)
 
-const dir = env.NER_OUT ?? join(import.meta.dirname, '..', '..', 'model-store', 'ner', '1')
+const dir = env.NER_OUT ?? nextVersion('ner')
 await mkdir(dir, { recursive: true })
 const all = Buffer.concat(out.buffers)
 const meta = {

@@ -1,4 +1,4 @@
-// npm run train -- new_intent: model-store/new_intent/1, complaint, suggestion and appreciation
+// npm run train -- new_intent: the next version of model-store/new_intent, complaint, suggestion and appreciation
 // (training/specs/intent.ts) as a word-order classifier (kind text-cnn, a softmax over the labels) trained
 // by training/trainers/text-cnn.ts.
 import { newIntent } from '../specs/intent.js'

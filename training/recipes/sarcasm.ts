@@ -1,4 +1,4 @@
-// npm run train -- sarcasm: model-store/sarcasm/1, a binary sarcasm classifier (Non-Sarcastic,
+// npm run train -- sarcasm: the next version of model-store/sarcasm, a binary sarcasm classifier (Non-Sarcastic,
 // Sarcastic) of kind text-cnn (lib/text/cnn/classifier.ts): a hashed n-gram bag beside a 1-D
 // convolution over the text's words (the shared word vectors, frozen), trained by
 // training/trainers/text_cnn.py (PyTorch, CPU; Debian: apt-get install -y python3-torch python3-numpy,
@@ -27,6 +27,7 @@ import { sarcasm } from '../specs/sarcasm.js'
 import { calibrate } from '../calibration/calibrate.js'
 import { readNotes } from '../readers/notes.js'
 import { sarcasmManifest } from '../trainers/sarcasm-manifest.js'
+import { nextVersion } from '../readers/store.js'
 
 const env = process.env
 const VECTORS = 'word-vectors/1'
@@ -180,7 +181,7 @@ const cfg: CnnConfig = {
   widths: trained.widths,
   tensors
 }
-const dir = env.TRAIN_OUT ?? join(store, 'sarcasm', '1')
+const dir = env.TRAIN_OUT ?? nextVersion('sarcasm', store)
 /** the trainer's probabilities of a set's rows, as the served model gives them */
 const trainers = (i: number) =>
   served(i).map(v => softmax(Float64Array.from([bias[0] as number, v / T + (bias[1] as number)])))

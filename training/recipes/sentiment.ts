@@ -1,4 +1,4 @@
-// npm run train -- sentiment: model-store/sentiment/1, negative / neutral / positive
+// npm run train -- sentiment: the next version of model-store/sentiment, negative / neutral / positive
 // (training/specs/sentiment-emotion.ts) as a word-order classifier (kind text-cnn, a softmax over the labels)
 // trained by training/trainers/text-cnn.ts.
 import { sentiment } from '../specs/sentiment-emotion.js'

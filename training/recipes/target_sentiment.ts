@@ -1,4 +1,4 @@
-// npm run train -- target_sentiment: model-store/target_sentiment/1, the sentiment towards an
+// npm run train -- target_sentiment: the next version of model-store/target_sentiment, the sentiment towards an
 // aspect of a text (negative, neutral, positive), trained on SemEval-2014 task 4 aspect terms
 // (restaurants and laptops, training files only; a fixed 1-in-5 hash of the sentence validates).
 // The embedding bag reads the text rewritten around the aspect (lib/text/aspect.ts); beside it, the
@@ -16,6 +16,7 @@ import { saveClassifier } from '../trainers/save-classifier.js'
 import { fitTemperatureOn } from '../calibration/temperature.js'
 import type { TextModelSpec, TextValidation } from '../trainers/text-model.js'
 import { readNotes } from '../readers/notes.js'
+import { nextVersion } from '../readers/store.js'
 
 const env = process.env
 const unescape = (s: string) =>
@@ -202,7 +203,7 @@ if (
   }
   for (const m of metrics) process.stderr.write(`  ${m.dataset} ${m.split}: ${m.metric} = ${m.value}\n`)
   if (env.TRAIN_DRY !== '1') {
-    const dir = env.TRAIN_OUT ?? join(import.meta.dirname, '..', '..', 'model-store', spec.op, '1')
+    const dir = env.TRAIN_OUT ?? nextVersion(spec.op)
     const t = spec.train
     const architecture =
       `fastText-style embedding bag (dim ${t.dim}, ${cfg.buckets} hashed buckets of word unigrams, bigrams; ` +

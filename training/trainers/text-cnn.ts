@@ -20,7 +20,7 @@ import { exportRows, withTemperatureOutput, type ExportSet } from './text-cnn-ro
 import { argmax, confusion } from './metrics.js'
 import type { OpSpec } from '../specs/ops.js'
 import { calibrate } from '../calibration/calibrate.js'
-import { latest } from '../heads/embed.js'
+import { latest } from '../readers/store.js'
 import { VECTORS, type TextCnnPlan, type Trained } from './text-cnn-plan.js'
 import { fitServed, scored } from './text-cnn-validation.js'
 import { manifestOf } from './text-cnn-manifest.js'

@@ -1,13 +1,14 @@
 // A text classifier trained and saved the way `npm run train` saves the classifiers of
 // training/specs/ops.ts (a fastText-style embedding bag, kind `text-classifier`), for the operations
 // whose training scripts are their own (training/<op>.ts).
-import { join } from 'node:path'
+
 import type { FeatureConfig } from '../../lib/text/bag/features.js'
 import { train, type TrainOptions } from './sparse-sgd.js'
 import { predictAll, type Weights } from './embedding-bag.js'
 import { argmax, confusion } from './metrics.js'
 import type { Labelled } from '../readers/data.js'
 import { saveClassifier } from './save-classifier.js'
+import { nextVersion } from '../readers/store.js'
 
 export interface TextValidation {
   name: string
@@ -71,7 +72,7 @@ export function trainText (spec: TextModelSpec): Trained {
 
 /** Writes model-store/<op>/1 (or TRAIN_OUT): model.json, weights.bin, features.json, manifest.json. */
 export async function saveText (spec: TextModelSpec, trained: Trained): Promise<string> {
-  const dir = process.env.TRAIN_OUT ?? join(import.meta.dirname, '..', '..', 'model-store', spec.op, '1')
+  const dir = process.env.TRAIN_OUT ?? nextVersion(spec.op)
   const t = spec.train
   const f = spec.features
   const architecture =
