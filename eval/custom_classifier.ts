@@ -10,7 +10,7 @@ import { loadWordVectors, type WordVectors } from '../lib/text/words/vectors.js'
 import { zeroShot, type ZeroShotLabel, type ZeroShotSettings } from '../lib/text/zero-shot.js'
 
 // (ZS_* variables: experiments with other settings than the manifest's, e.g. ZS_NEIGHBOURS=0)
-// node --import tsx eval/custom_classifier.ts prints the table; eval/newops.ts reads the same figures;
+// node --import tsx eval/custom_classifier.ts prints the table; eval/other-operations.ts reads the same figures;
 // with --tuning it prints the accuracy on the tuning sets instead.
 
 // keywords written for the evaluation from general knowledge of the topics (not from the data)

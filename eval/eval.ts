@@ -18,7 +18,7 @@ import {
   type CalibrationHalf
 } from './calibration.js'
 import { evaluateImages, type EvalRow } from './images.js'
-import { evaluate as evaluateNewOp, NEW_OPS } from './newops.js'
+import { evaluate as evaluateOtherOp, OTHER_OPS } from './other-operations.js'
 import { everydayMarkdown, isEveryday, type Answer } from './everyday.js'
 import { everyday } from '../training/trainers/mix.js'
 import { languageData } from '../training/heads/languages.js'
@@ -37,7 +37,7 @@ process.stderr.write(`TensorFlow.js backend: ${backend}\n`)
 
 for (const info of await scanStore(store)) {
   if (only !== undefined && !everydayOnly && info.name !== only) continue
-  if (everydayOnly && (OWN_EVAL.includes(info.name) || NEW_OPS.includes(info.name))) continue
+  if (everydayOnly && (OWN_EVAL.includes(info.name) || OTHER_OPS.includes(info.name))) continue
   if (OWN_EVAL.includes(info.name)) {
     // span and pair models: eval/<model>.ts scores them through their serving loader
     const mod = (await import(`./${info.name}.ts`)) as {
@@ -46,8 +46,8 @@ for (const info of await scanStore(store)) {
     rows.push(...(await mod.evaluate(info, tf, s => process.stderr.write(s + '\n'))))
     continue
   }
-  if (NEW_OPS.includes(info.name)) {
-    rows.push(...(await evaluateNewOp(info, tf, s => process.stderr.write(s + '\n'))))
+  if (OTHER_OPS.includes(info.name)) {
+    rows.push(...(await evaluateOtherOp(info, tf, s => process.stderr.write(s + '\n'))))
     continue
   }
   const spec = OPS[info.name] ?? OPS[blendOf(info.manifest)?.op ?? '']

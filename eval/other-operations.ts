@@ -23,7 +23,7 @@ import {
   type CalibrationHalf
 } from './calibration.js'
 
-export const NEW_OPS = ['abuse', 'target_sentiment', 'custom_classifier', 'phrase_extractor', 'nsfw']
+export const OTHER_OPS = ['abuse', 'target_sentiment', 'custom_classifier', 'phrase_extractor', 'nsfw']
 
 async function classifier (info: ModelInfo, tf: TF, spec: Pick<TextModelSpec, 'validation'>): Promise<EvalRow[]> {
   const load = loaderOfClassifier(info.manifest.kind)
