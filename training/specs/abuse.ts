@@ -1,6 +1,6 @@
 // What the abuse classifier is trained on and scored with (training/recipes/abuse.ts trains it;
-// training/calibration/calibrate.ts and eval/other-operations.ts read its validation sets from here, without importing the
-// training script).
+// training/calibration/calibrate.ts and eval/other-operations.ts read its validation sets from here, without
+// importing the training script).
 import { clinc, headlines, smsSpam, tweeteval, type Labelled } from '../readers/data.js'
 import { macroF1, recall } from '../trainers/metrics.js'
 import type { TextValidation } from '../trainers/text-model.js'
