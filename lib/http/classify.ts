@@ -20,10 +20,15 @@ export function byLabel<L extends string> (
   return out
 }
 
+/** A classifier's probability rows as the wanted labels' scores, in their order. */
+export function labelled<L extends string> (wanted: readonly L[]) {
+  return (rows: number[][], model: LoadedModel<any, any>): Array<Record<L, number>> =>
+    rows.map(r => byLabel(r, model.manifest.labels, wanted))
+}
+
 /** Runs a text classifier on a batch and keeps the wanted labels, in their order. */
 export function classify<L extends string> (wanted: readonly L[]) {
-  return async (texts: string[], _body: unknown, model: LoadedModel<any, any>): Promise<Array<Record<L, number>>> => {
-    const rows = await (model as LoadedModel<string, number[]>).predict(texts)
-    return rows.map(r => byLabel(r, model.manifest.labels, wanted))
-  }
+  const answer = labelled(wanted)
+  return async (texts: string[], _body: unknown, model: LoadedModel<any, any>): Promise<Array<Record<L, number>>> =>
+    answer(await (model as LoadedModel<string, number[]>).predict(texts), model)
 }

@@ -83,17 +83,23 @@ export function modelFor (
   return models.find(m => m?.manifest.languages.includes(lang))
 }
 
+/** A model's probability rows for texts of one language, with its calibration by language
+ * (lib/text/calibration.ts) applied when its manifest has one for that language. */
+export function calibratedFor (rows: number[][], model: LoadedModel<any, any>, lang: string): number[][] {
+  const params = languageCalibrationOf(model.manifest)
+  if (languageTemperature(params, lang) === 1) return rows
+  return recalibrateLanguage(rows, lang, params)
+}
+
 /**
- * A model as it answers texts of one language: with its calibration by language
- * (lib/text/calibration.ts) applied to what predict gives, when its manifest has one for that
- * language; the model itself otherwise.
+ * A model as it answers texts of one language: what predict gives, calibratedFor that language; the model
+ * itself when its manifest has no calibration for it.
  */
 export function forLanguage<In> (model: LoadedModel<In, any>, lang: string): LoadedModel<In, any> {
-  const params = languageCalibrationOf(model.manifest)
-  if (languageTemperature(params, lang) === 1) return model
+  if (languageTemperature(languageCalibrationOf(model.manifest), lang) === 1) return model
   return {
     ...model,
-    predict: async (inputs: In[]) => recalibrateLanguage((await model.predict(inputs)) as number[][], lang, params)
+    predict: async (inputs: In[]) => calibratedFor((await model.predict(inputs)) as number[][], model, lang)
   }
 }
 

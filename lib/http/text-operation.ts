@@ -11,6 +11,7 @@ import type { Routed } from '../text/pool/protocol.js'
 import type { ModelRegistry } from '../serving/registry.js'
 import {
   DETECTOR,
+  calibratedFor,
   forLanguage,
   languagesOf,
   wantsDetection,
@@ -69,37 +70,31 @@ export interface TextOperation<
   models?: readonly string[]
   /** model folders that, when present, serve their languages before `model` does (a blend of it) */
   preferred?: readonly string[]
-  /** run hands its texts, as they are, to one model.predict call and only reshapes its rows (as
-   * classify does): a text whose language is to be detected then crosses to a text worker once,
-   * which detects and predicts (lib/text/pool/pool.ts runDetected) */
-  predictsTexts?: boolean
+  /** the results from the probability rows a model's predict gives (run is then predict and this, as classify
+   * is): a text whose language is to be detected crosses to a text worker once, which detects and predicts
+   * (lib/text/pool/pool.ts runDetected), and its rows come back to this */
+  fromRows?: (rows: number[][], model: LoadedModel<any, any>) => R[]
   single: (r: R) => Static<Reply>
   many?: (rs: R[]) => Static<BatchReply>
 }
 
 /**
- * The languages routed by (as routedLangs routes them) and each text's results, detected and
- * predicted in a text worker (`run`); spec.run only reshapes the rows, given a model whose predict
- * answers them.
+ * The languages routed by (as routedLangs routes them) and each text's results, detected and predicted in a
+ * text worker (`run`); the rows, calibrated for their language, become results by spec.fromRows.
  */
 async function detectedAndRun<R, Body extends TObject> (
-  spec: TextOperation<R, Body, any, any>,
+  fromRows: NonNullable<TextOperation<R, Body, any, any>['fromRows']>,
   run: DetectingRunner,
   texts: string[],
-  body: TextFields<Body>,
   ok: readonly string[],
   modelOf: (lang: string) => LoadedModel<any, any>
 ): Promise<{ langs: TextLang[]; results: R[] }> {
   const routed = await run(texts, ok)
   const langs = routed.map(([code, sure]): TextLang => ({ code, source: sure ? 'detected' : 'default' }))
-  const results = await runByLanguage(texts, langs, (ts, lang, idx) => {
-    // the rows are in already
-    const rows: unknown[] = idx.map(i => (routed[i] as Routed)[2])
-    return spec.run(
-      ts,
-      { ...body, lang_code: lang },
-      forLanguage({ ...modelOf(lang), predict: async () => rows }, lang)
-    )
+  const results = await runByLanguage(texts, langs, async (_ts, lang, idx) => {
+    const rows = idx.map(i => (routed[i] as Routed)[2] as number[])
+    const model = modelOf(lang)
+    return fromRows(calibratedFor(rows, model, lang), model)
   })
   return { langs, results }
 }
@@ -140,7 +135,7 @@ function languageRouting<R, Body extends TObject> (
   // a preferred model that is not installed is left out, so that the workers may still run the rest
   const installed = () => names.filter(n => n === spec.model || fastify.models.get(n) !== undefined)
   const runner = () => (detecting ??= fastify.models.detectingRunner(installed()))
-  const detectingRunner = () => (spec.predictsTexts === true ? runner() : undefined)
+  const detectingRunner = () => (spec.fromRows !== undefined ? runner() : undefined)
   return { models, supported, routedLangs, detectingRunner }
 }
 type LanguageRouting = ReturnType<typeof languageRouting>
@@ -232,12 +227,11 @@ async function textResults<R, Body extends TObject> (
     wantsDetection(body.lang_code)
       ? detectingRunner()
       : undefined
-  if (inWorkers !== undefined) {
+  if (inWorkers !== undefined && spec.fromRows !== undefined) {
     ;({ langs, results } = await detectedAndRun(
-      spec,
+      spec.fromRows,
       inWorkers,
       texts,
-      body,
       supported() ?? [],
       lang => modelFor(lang, models()) ?? model
     ))

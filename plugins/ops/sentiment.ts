@@ -1,19 +1,21 @@
 import type { FastifyInstance } from 'fastify'
 import { textOperation } from '../../lib/http/text-operation.js'
-import { assertLabels, classify } from '../../lib/http/classify.js'
+import { assertLabels, classify, labelled } from '../../lib/http/classify.js'
 import { SENTIMENT_LABELS, SentimentBatchReply, SentimentReply } from '../../schemas/ops/sentiment.js'
 
 export default async function sentiment (fastify: FastifyInstance) {
   assertLabels(fastify, 'sentiment', SENTIMENT_LABELS)
   // made outside the spec, so that the results' type is inferred from it
   const run = classify(SENTIMENT_LABELS)
+  // the same answers from rows a text worker predicted (with detection, in one message)
+  const fromRows = labelled(SENTIMENT_LABELS)
   textOperation(fastify, {
     op: 'sentiment',
     model: 'sentiment',
     summary: 'Sentiment of a text: negative, neutral and positive scores',
     batch: true,
     detect: true,
-    predictsTexts: true,
+    fromRows,
     models: ['sentiment-multilingual'],
     // English from the blend of the word-order CNN and the encoder head, when it is installed
     preferred: ['sentiment-blend'],
@@ -30,7 +32,7 @@ export default async function sentiment (fastify: FastifyInstance) {
     summary: "Sentiment of a text in its language (the Node client's multilingualSentiment): as /v4/sentiment",
     batch: false,
     detect: true,
-    predictsTexts: true,
+    fromRows,
     models: ['sentiment-multilingual'],
     preferred: ['sentiment-blend'],
     reply: SentimentReply,
