@@ -57,7 +57,8 @@ t.test('the Latin-letter refiner: which texts it reads, and what its answer chan
     asksLatin('el servicio fue horrible, nadie me ayudó', { ...en, code: 'es', prob: 0.99 }),
     'a sure other language'
   )
-  t.notOk(asksLatin('क्या हुआ यार, कुछ बोलो ना', { ...en, code: 'en' }), 'no Latin letters')
+  const devanagari = 'क्या हुआ यार, कुछ बोलो ना'
+  t.notOk(asksLatin(devanagari, { ...en, code: 'en' }), 'no Latin letters')
   const p = (code: string, prob: number) => LATIN.map(c => (c === code ? prob : (1 - prob) / (LATIN.length - 1)))
   const text = 'kya hua yaar, kuch bolo na'
   t.equal(latinRefined(text, en, p('hi', ROMANISED_MIN - 0.01)), en, 'hi below ROMANISED_MIN: the answer stands')

@@ -45,7 +45,8 @@ t.test(
     t.same(batch.lang_source, ['default', 'detected', 'detected', 'detected'])
     t.equal(batch.emotion.length, 4)
     // a detected language the operation does not serve: answered as English, and said so (SPEC section 8)
-    const ja = await post(app, '/v4/sarcasm', { text: 'これは本当に素晴らしい一日でした、ありがとう' })
+    const japanese = 'これは本当に素晴らしい一日でした、ありがとう'
+    const ja = await post(app, '/v4/sarcasm', { text: japanese })
     t.equal(ja.statusCode, 200)
     t.equal(ja.headers['content-language'], 'en')
     t.equal(ja.headers['x-lang-source'], 'default')

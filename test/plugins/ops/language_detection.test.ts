@@ -4,6 +4,9 @@ import t from 'tap'
 import { build, buildWithRealModels, FORM, form, KEY } from '../../helper.js'
 import { post, type Guess } from './language-detection-fixture.js'
 
+// a Thai greeting and 'nice to meet you'
+const THAI = 'สวัสดีครับ ยินดีที่ได้รู้จัก'
+
 t.test(
   'language_detection: English names, probabilities and codes; the batch under "batch", in input order',
   async t => {
@@ -103,7 +106,7 @@ t.test('a language is only answered for a text in its letters: short Latin-lette
   const res = await app.inject({
     method: 'POST',
     url: '/v4/language_detection_batch',
-    payload: { api_key: KEY, text: ['great phone', 'สวัสดีครับ ยินดีที่ได้รู้จัก'] }
+    payload: { api_key: KEY, text: ['great phone', THAI] }
   })
   const body = res.json() as { batch: Array<{ output: string; lang_code: string }> }
   t.equal(body.batch[0]!.lang_code, 'en')

@@ -15,7 +15,9 @@ import { MASK, Scratch, marginals, marginalsLog, viterbi } from '../../../../lib
 import { quantise } from '../../../../lib/text/ner/tagger.js'
 
 t.test('tokens carry UTF-16 offsets into the original text', async t => {
-  const text = "Zoë 👍🏽 said:\r\n\r\nO'Neill met the U.S. envoy in São Paulo-Süd 𝒳 (Merkel's aide), 1,000.5 km."
+  const text =
+    "Zoë 👍🏽 said:\r\n\r\nO'Neill met the U.S. envoy " +
+    "in São Paulo-Süd 𝒳 (Merkel's aide), 1,000.5 km."
   const toks = tokenize(text)
   for (const k of toks) t.equal(text.slice(k.start, k.end), k.text)
   const words = toks.map(k => k.text)
