@@ -25,7 +25,7 @@ import { runTrainer, writeCnn } from '../trainers/text-cnn.js'
 import { abuseSpec, calibrate } from '../calibration/calibrate.js'
 import { argmax, confusion, macroF1 } from '../trainers/metrics.js'
 import { ABUSE, hate, hateVal, olid, olidVal, ordinary, ordinaryVal } from '../specs/abuse.js'
-import { nextVersion } from '../readers/store.js'
+import { nextVersion, versionOf } from '../readers/store.js'
 
 const env = process.env
 /** the shared word-vector table, a folder below model-store (weights.json names it for serving) */
@@ -227,7 +227,7 @@ if (
     `Abusive when p >= ${threshold} (fitted on a held-out fifth of the training rows, folded into the output bias).`
   const manifest: ModelManifest = {
     name: ABUSE.op,
-    version: 1,
+    version: versionOf(dir),
     kind: 'text-cnn',
     description: ABUSE.description,
     languages: ['en'],

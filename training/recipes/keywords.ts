@@ -24,7 +24,7 @@ import {
 import { rng } from '../trainers/sparse-sgd.js'
 import { TERMEX, posTables, termexF1 } from '../trainers/keywords-pos.js'
 import { scorer, validator } from '../trainers/keywords-scorer.js'
-import { nextVersion } from '../readers/store.js'
+import { nextVersion, versionOf } from '../readers/store.js'
 
 const SEED = 11
 const FOLDS = 5
@@ -171,7 +171,7 @@ const baseline =
   '(held-out Inspec); TextRank/YAKE 0.27-0.30 (published)'
 const manifest = {
   name: 'keywords',
-  version: 1,
+  version: versionOf(dir),
   kind: 'keyword-ranker',
   description:
     'Keyphrases of English text: noun-phrase candidates ranked by a small dense network over position, ' +

@@ -29,7 +29,7 @@ import { train } from '../trainers/sparse-sgd.js'
 import { predictAll, saveModel } from '../trainers/embedding-bag.js'
 import { isValidation, UMSAB_LANGS, xed } from '../readers/multilingual.js'
 import { latinLabel as label, latinRefinerData, SUBTITLED } from '../readers/latin-refiner.js'
-import { nextVersion } from '../readers/store.js'
+import { nextVersion, versionOf } from '../readers/store.js'
 
 const cfg: FeatureConfig = {
   buckets: 1 << 15,
@@ -116,7 +116,7 @@ await quantiseEmbedding(join(dir, LATIN_DIR, 'model.json'), 'features')
 await writeFile(join(dir, LATIN_DIR, 'features.json'), JSON.stringify(latinCfg, null, 2) + '\n')
 const manifest = {
   name: 'language_detection',
-  version: 1,
+  version: versionOf(dir),
   kind: 'language-id',
   description:
     'Language identification: fastText lid.176 (pretrained, 176 languages; npm fasttext.wasm.js) answering the ' +

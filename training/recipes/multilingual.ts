@@ -20,7 +20,7 @@ import {
   xedRows,
   type LangRow
 } from '../readers/multilingual.js'
-import { nextVersion } from '../readers/store.js'
+import { nextVersion, versionOf } from '../readers/store.js'
 
 interface Spec {
   labels: string[]
@@ -187,7 +187,7 @@ await quantiseEmbedding(join(dir, 'model.json'), 'features')
 await writeFile(join(dir, 'features.json'), JSON.stringify(cfg, null, 2) + '\n')
 const manifest = {
   name: op,
-  version: 1,
+  version: versionOf(dir),
   kind: 'text-classifier',
   description: spec.description,
   languages: Object.keys(data.validation),

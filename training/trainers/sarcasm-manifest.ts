@@ -43,7 +43,7 @@ function architectureOf (r: SarcasmRun): string {
   )
 }
 
-/** the sarcasm model's manifest.json */
+/** the sarcasm model's manifest.json (its version: 1; the caller sets it) */
 export function sarcasmManifest (r: SarcasmRun): ModelManifest & { calibration: unknown } {
   const architecture = architectureOf(r)
   return {

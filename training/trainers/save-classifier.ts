@@ -7,6 +7,7 @@ import { getTf } from '../../lib/runtime/tf.js'
 import type { FeatureConfig } from '../../lib/text/bag/features.js'
 import { saveModel, type Weights } from './embedding-bag.js'
 import { quantiseEmbedding } from './quantise.js'
+import { versionOf } from '../readers/store.js'
 
 export interface ClassifierCard {
   op: string
@@ -40,7 +41,7 @@ export async function saveClassifier (
   const vdim = weights.vdim ?? 0
   const manifest = {
     name: card.op,
-    version: 1,
+    version: versionOf(dir),
     kind: 'text-classifier',
     description: card.description,
     languages: ['en'],

@@ -11,7 +11,7 @@
 import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
-import { basename, join } from 'node:path'
+import { join } from 'node:path'
 import { loadWordVectors, type WordVectors } from '../../lib/text/words/vectors.js'
 import { cnnForward, cnnScores, cnnTensors, type CnnConfig } from '../../lib/text/cnn/classifier.js'
 import { readInParts } from '../../lib/text/cnn/parts.js'
@@ -20,7 +20,7 @@ import { exportRows, withTemperatureOutput, type ExportSet } from './text-cnn-ro
 import { argmax, confusion } from './metrics.js'
 import type { OpSpec } from '../specs/ops.js'
 import { calibrate } from '../calibration/calibrate.js'
-import { latest } from '../readers/store.js'
+import { latest, versionOf } from '../readers/store.js'
 import { VECTORS, type TextCnnPlan, type Trained } from './text-cnn-plan.js'
 import { fitServed, scored } from './text-cnn-validation.js'
 import { manifestOf } from './text-cnn-manifest.js'
@@ -221,7 +221,7 @@ export async function trainTextCnn (plan: TextCnnPlan): Promise<void> {
   )
   if (env.TRAIN_LODO !== '0') metrics.push(...leftOut(t))
   const args = [...t.base, ...t.extra].filter(Boolean).join(' ')
-  const version = /^\d+$/.test(basename(dir)) ? Number(basename(dir)) : 1
+  const version = versionOf(dir)
   const manifest = { ...manifestOf(plan, trained, data, args, { T, bias }, metrics, vectors.dim), version }
   await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n')
   log(`wrote ${dir}`)
