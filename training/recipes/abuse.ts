@@ -19,6 +19,7 @@ import type { SequenceConfig } from '../../lib/text/cnn/tokens.js'
 import { cnnForward, cnnTensors, softmax, type CnnConfig } from '../../lib/text/cnn/classifier.js'
 import type { FeatureConfig } from '../../lib/text/bag/features.js'
 import type { ModelManifest } from '../../schemas/model-manifest.js'
+import { TWO_LABELS_IO } from '../trainers/text-cnn-manifest.js'
 import { isHeldOut, withoutOverlap, type Labelled } from '../readers/data.js'
 import { exportRows, twoLabelOutput, type ExportSet } from '../trainers/text-cnn-rows.js'
 import { runTrainer, writeCnn } from '../trainers/text-cnn.js'
@@ -232,24 +233,7 @@ if (
     description: ABUSE.description,
     languages: ['en'],
     labels: ABUSE.labels,
-    inputs: [
-      {
-        name: 'text',
-        dtype: 'string',
-        shape: [null],
-        description:
-          'n-gram ids (lib/text/bag/features.ts) and token ids (lib/text/cnn/tokens.ts) of each text, ' +
-          'computed in TypeScript'
-      }
-    ],
-    outputs: [
-      {
-        name: 'probabilities',
-        dtype: 'float32',
-        shape: [null, 2],
-        description: 'probabilities over the labels (softmax)'
-      }
-    ],
+    ...TWO_LABELS_IO,
     files: ['weights.json', 'weights.bin', `../../${VECTORS}`],
     training: { command: 'npm run train -- abuse', seed: SEED, data: ABUSE.sources, notes: architecture },
     metrics: [],

@@ -3,6 +3,7 @@
 import type { SequenceConfig } from '../../lib/text/cnn/tokens.js'
 import type { FeatureConfig } from '../../lib/text/bag/features.js'
 import type { ModelManifest } from '../../schemas/model-manifest.js'
+import { TWO_LABELS_IO } from './text-cnn-manifest.js'
 import type { OpSpec } from '../specs/ops.js'
 import { sarcasm } from '../specs/sarcasm.js'
 
@@ -53,24 +54,7 @@ export function sarcasmManifest (r: SarcasmRun): ModelManifest & { calibration: 
     description: sarcasm.description,
     languages: ['en'],
     labels: sarcasm.labels,
-    inputs: [
-      {
-        name: 'text',
-        dtype: 'string',
-        shape: [null],
-        description:
-          'n-gram ids (lib/text/bag/features.ts) and token ids (lib/text/cnn/tokens.ts) of each text, ' +
-          'computed in TypeScript'
-      }
-    ],
-    outputs: [
-      {
-        name: 'probabilities',
-        dtype: 'float32',
-        shape: [null, 2],
-        description: 'probabilities over the labels (softmax)'
-      }
-    ],
+    ...TWO_LABELS_IO,
     files: ['weights.json', 'weights.bin', `../../${r.vectors}`],
     training: {
       command: 'npm run train -- sarcasm',

@@ -47,6 +47,28 @@ function architectureOf (
   )
 }
 
+/** The inputs and outputs of a word-order model of two labels without the word-vector input (abuse, sarcasm). */
+export const TWO_LABELS_IO = {
+  inputs: [
+    {
+      name: 'text',
+      dtype: 'string',
+      shape: [null],
+      description:
+        'n-gram ids (lib/text/bag/features.ts) and token ids (lib/text/cnn/tokens.ts) of each text, ' +
+        'computed in TypeScript'
+    }
+  ],
+  outputs: [
+    {
+      name: 'probabilities',
+      dtype: 'float32',
+      shape: [null, 2],
+      description: 'probabilities over the labels (softmax)'
+    }
+  ]
+} satisfies Pick<ModelManifest, 'inputs' | 'outputs'>
+
 /** the manifest.json of the model trained to `plan` (its version: 1; the caller sets it) */
 export function manifestOf (
   plan: TextCnnPlan,
