@@ -6,14 +6,14 @@
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { loadCnnClassifier, type CnnConfig } from '../lib/text/cnn/classifier.js'
+import { loadCnnClassifier, type CnnWeightsJson } from '../lib/text/cnn/classifier.js'
 import type { ModelManifest } from '../schemas/model-manifest.js'
 
 const STORE = join(import.meta.dirname, '..', 'model-store')
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2)
 const served = join(STORE, 'sentiment', '1')
 const manifest = JSON.parse(readFileSync(join(served, 'manifest.json'), 'utf8')) as ModelManifest
-const cfg = JSON.parse(readFileSync(join(served, 'weights.json'), 'utf8')) as CnnConfig
+const cfg = JSON.parse(readFileSync(join(served, 'weights.json'), 'utf8')) as CnnWeightsJson
 if (cfg.parts === undefined) throw new Error('model-store/sentiment/1 reads texts whole: nothing to compare')
 // the same weights read whole: a store of its own, the weights linked, weights.json without parts
 const store = mkdtempSync(join(tmpdir(), 'parts-bench-'))

@@ -1,12 +1,12 @@
 // Calibration rows of npm run eval: the expected calibration error of a classifier's top label on the
-// half of each validation set that did not fit its calibration (training/trainers/metrics.ts fitsTemperature),
+// half of each validation set that did not fit its calibration (training/trainers/scores.ts fitsTemperature),
 // and one figure per classifier, every such half pooled with each set weighing alike: issue 20 asks
 // for an ECE per classifier, and a set of 200 rows alone cannot tell 0.05 from noise.
-import type { LoadedModel, ModelLoader } from '../lib/serving/models.js'
+import type { LoadedModel, ModelLoader } from '../lib/serving/loaded-model.js'
 import type { ModelInfo } from '../lib/serving/registry.js'
 import type { TF } from '../lib/runtime/tf.js'
 import { inputCalibrationOf, withoutInputCalibration } from '../lib/text/calibration.js'
-import { argmax, ece, eceFloor, eceOf, fitsTemperature } from '../training/trainers/metrics.js'
+import { argmax, ece, eceFloor, eceOf, fitsTemperature } from '../training/trainers/scores.js'
 import type { EvalRow } from './images.js'
 
 type Classifier = LoadedModel<string, number[]>

@@ -8,7 +8,7 @@ import { scanStore, type ModelInfo } from '../lib/serving/registry.js'
 import type { TF } from '../lib/runtime/tf.js'
 import { classifierLoader } from '../lib/text/classifier-kinds.js'
 import { OPS } from '../training/specs/ops.js'
-import { argmax, confusion } from '../training/trainers/metrics.js'
+import { argmax, confusion } from '../training/trainers/scores.js'
 import {
   beforeByInput,
   calibrationRow,

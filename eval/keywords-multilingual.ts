@@ -1,7 +1,7 @@
 // The encoder's keyphrases (kind encoder-keyphrases) on the Spanish termex documents, through its
 // serving loader, beside the stopword ranker whose candidates it ranks: F1@10, P@10, R@10 by exact match.
 import type { ModelInfo } from '../lib/serving/registry.js'
-import type { LoadedModel } from '../lib/serving/models.js'
+import type { LoadedModel } from '../lib/serving/loaded-model.js'
 import type { Keyword, KeywordInput } from '../lib/text/keywords/ranker.js'
 import { loadEncoderKeyphrases } from '../lib/text/heads/keyphrases.js'
 import { average, scoreDoc } from '../training/readers/keywords.js'

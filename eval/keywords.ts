@@ -8,7 +8,7 @@ import { loadKeywords, type Keyword, type KeywordInput } from '../lib/text/keywo
 import type { Analysed } from '../lib/text/keywords/candidates.js'
 import { phraseKey } from '../lib/text/keywords/tokens.js'
 import { STOPWORD_LANGUAGES, stopwordKeyphrases } from '../lib/text/keywords/stopwords.js'
-import type { LoadedModel } from '../lib/serving/models.js'
+import type { LoadedModel } from '../lib/serving/loaded-model.js'
 import {
   average,
   keyphraseDocs,

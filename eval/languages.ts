@@ -7,11 +7,11 @@ import { join } from 'node:path'
 import type { ModelInfo } from '../lib/serving/registry.js'
 import { scanStore } from '../lib/serving/registry.js'
 import { getTf, type TF } from '../lib/runtime/tf.js'
-import type { LoadedModel } from '../lib/serving/models.js'
+import type { LoadedModel } from '../lib/serving/loaded-model.js'
 import { loaderOfClassifier } from '../lib/text/classifier-kinds.js'
 import { loadLanguageId, routeLanguage, type Detection } from '../lib/text/langid/langid.js'
 import { DATASETS } from '../training/readers/data.js'
-import { argmax, confusion, ece, macroF1 } from '../training/trainers/metrics.js'
+import { argmax, confusion, ece, macroF1 } from '../training/trainers/scores.js'
 import { languageCalibrationOf, recalibrateLanguage } from '../lib/text/calibration.js'
 import {
   umsab,

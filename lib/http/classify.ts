@@ -1,6 +1,6 @@
 // Turning a classifier's probability rows into the wire format's label objects.
 import type { FastifyInstance } from 'fastify'
-import type { LoadedModel } from '../serving/models.js'
+import type { LoadedModel } from '../serving/loaded-model.js'
 
 /** Checks at start-up that a loaded model has every label the operation answers with. */
 export function assertLabels (fastify: FastifyInstance, model: string, wanted: readonly string[]): void {

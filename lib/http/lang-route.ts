@@ -3,7 +3,7 @@
 // otherwise; each language's texts then go to the model that serves it.
 import type { FastifyReply } from 'fastify'
 import { Type, type TObject, type TSchema } from '@sinclair/typebox'
-import type { LoadedModel } from '../serving/models.js'
+import type { LoadedModel } from '../serving/loaded-model.js'
 import { DEFAULT_LANG, detectFor, routeLanguage, type Detection } from '../text/langid/langid.js'
 import { languageCalibrationOf, languageTemperature, recalibrateLanguage } from '../text/calibration.js'
 

@@ -4,7 +4,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { Errors, withHeaders } from '../errors.js'
 import type { Fields } from '../fields.js'
-import type { LoadedModel } from '../serving/models.js'
+import type { LoadedModel } from '../serving/loaded-model.js'
 
 /** fn's answer within the request's deadline (lib/runtime/deadline.ts): a 503 once it passes. */
 export function withinDeadline<T> (req: FastifyRequest, fn: () => Promise<T>): Promise<T> {

@@ -2,7 +2,7 @@
 // same worker pool; the pool starts with the first model and stops with the last.
 // sharp's advice for worker threads on glibc: load it in the main thread before any worker does
 import sharp from 'sharp'
-import type { LoadedModel, LoaderContext, ModelLoader } from '../serving/models.js'
+import type { LoadedModel, LoaderContext, ModelLoader } from '../serving/loaded-model.js'
 import type { ImageInput } from './sniff.js'
 import { ImagePool } from './pool.js'
 import { IMAGE_DEFAULTS } from '../config.js'

@@ -2,7 +2,7 @@
 // by itself (npm run eval, the calibration by input, eval/speed.ts); the service finds them through
 // lib/serving/registry.ts.
 import { join } from 'node:path'
-import type { LoadedModel, ModelLoader } from '../serving/models.js'
+import type { LoadedModel, ModelLoader } from '../serving/loaded-model.js'
 import { loadTextClassifier } from './bag/classifier.js'
 import { loadCnnClassifier } from './cnn/classifier.js'
 import { loadEncoderHead } from './heads/classifier.js'

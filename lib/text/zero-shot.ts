@@ -6,7 +6,7 @@
 // caller gave keywords, its name plus its keywords. Each word of the text then votes for the labels
 // by a softmax of its similarities to them (minus each label's similarity to text in general), and
 // the SIF-weighted vote shares, sharpened, are the probabilities (docs/models/custom_classifier.md).
-import type { LoadedModel, ModelLoader } from '../serving/models.js'
+import type { LoadedModel, ModelLoader } from '../serving/loaded-model.js'
 import { loadSharedVectors, vectorWords, type WordVectors } from './words/vectors.js'
 
 export interface ZeroShotLabel {

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin'
 import { Errors } from '../../lib/errors.js'
-import type { LoadedModel } from '../../lib/serving/models.js'
+import type { LoadedModel } from '../../lib/serving/loaded-model.js'
 import { ModelRegistry } from '../../lib/serving/registry.js'
 
 declare module 'fastify' {

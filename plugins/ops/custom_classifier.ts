@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify'
 import { textOperation, type TextFields } from '../../lib/http/text-operation.js'
 import { Errors } from '../../lib/errors.js'
-import type { LoadedModel } from '../../lib/serving/models.js'
+import type { LoadedModel } from '../../lib/serving/loaded-model.js'
 import type { ZeroShotInput, ZeroShotLabel, ZeroShotOutput } from '../../lib/text/zero-shot.js'
 import {
   CustomClassifierBody,

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { textOperation } from '../../lib/http/text-operation.js'
-import type { LoadedModel } from '../../lib/serving/models.js'
+import type { LoadedModel } from '../../lib/serving/loaded-model.js'
 import type { Detection } from '../../lib/text/langid/langid.js'
 import { LanguageBatchReply, LanguageReply } from '../../schemas/ops/language_detection.js'
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { textOperation } from '../../lib/http/text-operation.js'
-import type { LoadedModel } from '../../lib/serving/models.js'
+import type { LoadedModel } from '../../lib/serving/loaded-model.js'
 import { KeywordsReply, type Keyword } from '../../schemas/ops/keywords.js'
 
 /** The real API's multilingual keywords path: the keywords models, whose languages are their manifests'. */

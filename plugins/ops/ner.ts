@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { textOperation } from '../../lib/http/text-operation.js'
-import type { LoadedModel } from '../../lib/serving/models.js'
+import type { LoadedModel } from '../../lib/serving/loaded-model.js'
 import type { NerInput } from '../../lib/text/ner/tagger.js'
 import { NerBatchReply, NerReply, type Entity } from '../../schemas/ops/ner.js'
 

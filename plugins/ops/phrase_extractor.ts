@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { textOperation } from '../../lib/http/text-operation.js'
-import type { LoadedModel } from '../../lib/serving/models.js'
+import type { LoadedModel } from '../../lib/serving/loaded-model.js'
 import { PhraseExtractorBatchReply, PhraseExtractorReply, type Phrase } from '../../schemas/ops/phrase_extractor.js'
 
 export default async function phraseExtractor (fastify: FastifyInstance) {

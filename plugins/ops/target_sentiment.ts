@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify'
 import { textOperation, type TextFields } from '../../lib/http/text-operation.js'
 import { assertLabels, byLabel } from '../../lib/http/classify.js'
 import { Errors } from '../../lib/errors.js'
-import type { LoadedModel } from '../../lib/serving/models.js'
+import type { LoadedModel } from '../../lib/serving/loaded-model.js'
 import { aspectInput, findAspect, type Span } from '../../lib/text/aspect.js'
 import { SENTIMENT_LABELS } from '../../schemas/ops/sentiment.js'
 import {

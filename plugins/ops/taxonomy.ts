@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { textOperation } from '../../lib/http/text-operation.js'
-import type { LoadedModel } from '../../lib/serving/models.js'
+import type { LoadedModel } from '../../lib/serving/loaded-model.js'
 import { TaxonomyBatchReply, TaxonomyReply } from '../../schemas/ops/taxonomy.js'
 
 export default async function taxonomy (fastify: FastifyInstance) {

@@ -1,7 +1,7 @@
 // The calibration rows of npm run eval: a weighted ECE, and one pooled figure per classifier in
 // which every validation set weighs alike whatever its size.
 import t from 'tap'
-import { eceOf, eceFloor, fitsTemperature } from '../../training/trainers/metrics.js'
+import { eceOf, eceFloor, fitsTemperature } from '../../training/trainers/scores.js'
 import { calibrationRow, heldHalf, pooledCalibrationRow } from '../../eval/calibration.js'
 
 t.test('eceOf with weights equals eceOf over repeated rows', async t => {

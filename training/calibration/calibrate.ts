@@ -1,7 +1,7 @@
 // npm run train -- calibrate <model>: fits the calibration by input of a trained text classifier
 // (lib/text/calibration.ts) and writes it into its manifest (calibration.byInput), with no
 // retraining: the model's served scores on the calibration half of every validation set of the
-// operation (training/trainers/metrics.ts fitsTemperature; each set weighs alike, whatever its size) fit a
+// operation (training/trainers/scores.ts fitsTemperature; each set weighs alike, whatever its size) fit a
 // temperature that depends on the text's length and share of known words, and a bias per label.
 // The other halves report the expected calibration error before and after. npm run train -- <op>
 // runs it after training as well. CALIBRATE_DRY=1 prints the figures and writes nothing;
@@ -16,7 +16,7 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { getTf } from '../../lib/runtime/tf.js'
 import type { ModelManifest } from '../../schemas/model-manifest.js'
-import { shapeConfig, type CnnConfig } from '../../lib/text/cnn/classifier.js'
+import { shapeConfig, type CnnWeightsJson } from '../../lib/text/cnn/classifier.js'
 import { loaderOfClassifier } from '../../lib/text/classifier-kinds.js'
 import {
   inputShape,
@@ -29,7 +29,7 @@ import {
 import type { FeatureConfig } from '../../lib/text/bag/features.js'
 import { loadSharedVectors } from '../../lib/text/words/vectors.js'
 import { partsCount } from '../../lib/text/cnn/parts.js'
-import { argmax, confusion, ece, eceFloor, fitInputCalibration, fitsTemperature } from '../trainers/metrics.js'
+import { argmax, confusion, ece, eceFloor, fitInputCalibration, fitsTemperature } from '../trainers/scores.js'
 import { OPS, type OpSpec, type Validation } from '../specs/ops.js'
 
 const METHOD =
@@ -96,13 +96,13 @@ async function servedSets (
   dir: string,
   manifest: ModelManifest,
   spec: Pick<OpSpec, 'data'>
-): Promise<{ sets: ServedSet[]; cnn: CnnConfig | undefined; multi: boolean }> {
+): Promise<{ sets: ServedSet[]; cnn: CnnWeightsJson | undefined; multi: boolean }> {
   const { tf } = await getTf()
   // the scores as served without calibration by input: what it is fitted on
   // a text-cnn model (lib/text/cnn/classifier.ts) keeps its n-gram features and word vectors in weights.json
   const cnn =
     manifest.kind === 'text-cnn'
-      ? (JSON.parse(await readFile(join(dir, 'weights.json'), 'utf8')) as CnnConfig)
+      ? (JSON.parse(await readFile(join(dir, 'weights.json'), 'utf8')) as CnnWeightsJson)
       : undefined
   const model = await loaderOfClassifier(manifest.kind)(dir, withoutInputCalibration(manifest), tf, {
     imageMaxPixels: 0
@@ -131,7 +131,7 @@ function fitByInput (
   op: string,
   sets: ServedSet[],
   multi: boolean,
-  cnn: CnnConfig | undefined,
+  cnn: CnnWeightsJson | undefined,
   own: OwnSpec | undefined,
   log: (s: string) => void
 ): InputCalibration {
@@ -186,7 +186,7 @@ function fitByInput (
     ...(multi ? { e: r4(f.e), f: r4(f.f) } : {}),
     fitted:
       `npm run train -- calibrate ${op}: ${rows.length} rows, the half of each validation set picked by ` +
-      `training/trainers/metrics.ts fitsTemperature, of ${used.length} sets (${names}), each set weighing alike; ` +
+      `training/trainers/scores.ts fitsTemperature, of ${used.length} sets (${names}), each set weighing alike; ` +
       `Adam on the negative log-likelihood${topOnly ? " of each text's top label" : ''}` +
       `${labelBias ? '' : ', no bias per label'}`
   }

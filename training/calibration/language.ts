@@ -2,7 +2,7 @@
 // language of a model that serves several languages (lib/text/calibration.ts) and writes it into its
 // manifest (calibration.byLanguage), with no retraining: one temperature per language, on the
 // model's served scores for the calibration half of that language's validation rows
-// (training/trainers/metrics.ts fitsTemperature), on top of the one temperature all languages share in its
+// (training/trainers/scores.ts fitsTemperature), on top of the one temperature all languages share in its
 // weights. The other half reports the expected calibration error before and after. A temperature
 // changes no top label, so the macro-F1 figures stay as they are. training/recipes/multilingual.ts runs it
 // after training as well. CALIBRATE_DRY=1 prints the figures and writes nothing.
@@ -11,9 +11,9 @@ import { join } from 'node:path'
 import { getTf } from '../../lib/runtime/tf.js'
 import type { ModelManifest } from '../../schemas/model-manifest.js'
 import { loaderOfClassifier } from '../../lib/text/classifier-kinds.js'
-import type { LoadedModel } from '../../lib/serving/models.js'
+import type { LoadedModel } from '../../lib/serving/loaded-model.js'
 import { recalibrateLanguage, toLogits, type LanguageCalibration } from '../../lib/text/calibration.js'
-import { ece, eceFloor, fitCalibration, fitsTemperature } from '../trainers/metrics.js'
+import { ece, eceFloor, fitCalibration, fitsTemperature } from '../trainers/scores.js'
 import { umsab, UMSAB_LANGS, XED_POLARITY, xedRows, type LangRow } from '../readers/multilingual.js'
 
 const METHOD =
@@ -89,7 +89,7 @@ export async function calibrateLanguages (
     multiLabel: multi,
     fitted: [
       `npm run train -- calibrate ${op}: ${fitted} rows,`,
-      "the half of each language's validation rows picked by training/trainers/metrics.ts fitsTemperature;",
+      "the half of each language's validation rows picked by training/trainers/scores.ts fitsTemperature;",
       'for each language alone, Adam on the negative log-likelihood, no bias per label;',
       `kept where at least ${KEEP_WITHIN}x from 1`
     ].join(' ')

@@ -1,9 +1,9 @@
 // Temperature scaling with a bias per label, fitted after training on the calibration half of each
-// validation set (training/trainers/metrics.ts fitsTemperature picks the half; the other half reports the
+// validation set (training/trainers/scores.ts fitsTemperature picks the half; the other half reports the
 // calibration error), each set weighing alike whatever its size. The fitted values are folded into
 // the output layer (withTemperature), so the saved model serves calibrated scores as it is.
 import { logitsAll, withTemperature, type Weights } from '../trainers/embedding-bag.js'
-import { fitCalibration, fitsTemperature } from '../trainers/metrics.js'
+import { fitCalibration, fitsTemperature } from '../trainers/scores.js'
 import type { FeatureConfig } from '../../lib/text/bag/features.js'
 import type { WordVectors } from '../../lib/text/words/vectors.js'
 

@@ -1,6 +1,6 @@
 // npm run train -- sentiment-blend: the blend's temperature. The blend (lib/text/heads/blend.ts) is
 // read with none, over the validation sets of its operation's recipe that calibrate; the temperature
-// that gives the least negative log-likelihood on their fitting halves (training/trainers/metrics.ts
+// that gives the least negative log-likelihood on their fitting halves (training/trainers/scores.ts
 // fitsTemperature, the same halves the other classifiers fit on) is written into its manifest.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -9,7 +9,7 @@ import { pool, type BlendSpec } from '../../lib/text/heads/blend.js'
 import type { ModelManifest } from '../../schemas/model-manifest.js'
 import { getTf } from '../../lib/runtime/tf.js'
 import { OPS } from '../specs/ops.js'
-import { fitsTemperature } from '../trainers/metrics.js'
+import { fitsTemperature } from '../trainers/scores.js'
 import { latest } from '../readers/store.js'
 
 const STORE = join(import.meta.dirname, '..', '..', 'model-store')

@@ -5,7 +5,7 @@
 // The scores are the model's own, without a calibration by language (a text's language is not known).
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { LoadedModel } from '../../lib/serving/models.js'
+import type { LoadedModel } from '../../lib/serving/loaded-model.js'
 import { loaderOfClassifier } from '../../lib/text/classifier-kinds.js'
 import { getTf } from '../../lib/runtime/tf.js'
 import type { ModelManifest } from '../../schemas/model-manifest.js'

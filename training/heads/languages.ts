@@ -4,7 +4,7 @@
 // average English domain.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { macroF1 } from '../trainers/metrics.js'
+import { macroF1 } from '../trainers/scores.js'
 import { umsab, UMSAB_LANGS } from '../readers/multilingual.js'
 import type { Row, Validation } from '../specs/ops.js'
 

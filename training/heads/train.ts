@@ -1,13 +1,13 @@
 // npm run train -- <op> (for the ops of training/specs/ops.ts that read the encoder): trains a head over
 // the text encoder's sentence vectors on the op's training rows, fits its temperature on half of
-// each validation set (training/trainers/metrics.ts fitsTemperature), scores every validation set, and
+// each validation set (training/trainers/scores.ts fitsTemperature), scores every validation set, and
 // writes model-store/<op>/<next version>/ (or HEAD_OUT). The encoder is model-store/text-encoder's
 // highest version unless HEAD_ENCODER names another folder.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { Head, type HeadSpec } from '../../lib/text/heads/head.js'
 import { OPS, type OpSpec } from '../specs/ops.js'
-import { argmax, confusion, ece, fitCalibration, fitsTemperature } from '../trainers/metrics.js'
+import { argmax, confusion, ece, fitCalibration, fitsTemperature } from '../trainers/scores.js'
 import { fitHead, type FitOptions } from './fit.js'
 import { trainingEncoder } from './embed.js'
 import { latest, STORE } from '../readers/store.js'

@@ -16,7 +16,7 @@ import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { loadWordVectors } from '../../lib/text/words/vectors.js'
 import type { SequenceConfig } from '../../lib/text/cnn/tokens.js'
-import { cnnForward, cnnTensors, softmax, type CnnConfig } from '../../lib/text/cnn/classifier.js'
+import { cnnForward, cnnTensors, softmax, type CnnWeightsJson } from '../../lib/text/cnn/classifier.js'
 import type { FeatureConfig } from '../../lib/text/bag/features.js'
 import type { ModelManifest } from '../../schemas/model-manifest.js'
 import { TWO_LABELS_IO } from '../trainers/text-cnn-manifest.js'
@@ -24,7 +24,7 @@ import { isHeldOut, withoutOverlap, type Labelled } from '../readers/data.js'
 import { exportRows, twoLabelOutput, type ExportSet } from '../trainers/text-cnn-rows.js'
 import { runTrainer, writeCnn } from '../trainers/text-cnn.js'
 import { abuseSpec, calibrate } from '../calibration/calibrate.js'
-import { argmax, confusion, macroF1 } from '../trainers/metrics.js'
+import { argmax, confusion, macroF1 } from '../trainers/scores.js'
 import { ABUSE, hate, hateVal, olid, olidVal, ordinary, ordinaryVal } from '../specs/abuse.js'
 import { nextVersion, versionOf } from '../readers/store.js'
 
@@ -189,10 +189,10 @@ if (
     filters: number
     widths: number[]
     scale: number
-    tensors: CnnConfig['tensors']
+    tensors: CnnWeightsJson['tensors']
   }
   const { bin, tensors } = twoLabelOutput(readFileSync(join(out, 'weights.bin')), trained.tensors, 1, [0, -shift])
-  const cfg: CnnConfig = {
+  const cfg: CnnWeightsJson = {
     bag: BAG,
     sequence: SEQUENCE,
     vectors: VECTORS,

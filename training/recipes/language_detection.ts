@@ -25,7 +25,7 @@ import {
   ROMANISED_MIN,
   ROMANISED_MIN_WORDS
 } from '../../lib/text/langid/langid.js'
-import { train } from '../trainers/sparse-sgd.js'
+import { trainSparseSgd } from '../trainers/sparse-sgd.js'
 import { predictAll, saveModel } from '../trainers/embedding-bag.js'
 import { isValidation, UMSAB_LANGS, xed } from '../readers/multilingual.js'
 import { latinLabel as label, latinRefinerData, SUBTITLED } from '../readers/latin-refiner.js'
@@ -44,7 +44,7 @@ const trainRows = rows.filter(r => !isValidation(r.text))
 const val = rows.filter(r => isValidation(r.text))
 const accuracy = (p: number[][], rs: typeof rows) =>
   rs.filter((r, i) => (p[i]![1]! > p[i]![0]! ? 1 : 0) === r.label).length / rs.length
-const w = train(trainRows, cfg, opts, w => ({
+const w = trainSparseSgd(trainRows, cfg, opts, w => ({
   name: 'accuracy',
   value: accuracy(
     predictAll(
@@ -91,7 +91,7 @@ const latinScore = (w: Parameters<typeof predictAll>[0]) =>
       return [l, texts.filter((t, i) => latinRefined(t, UNSURE, p[i] as number[]).code === l).length / texts.length]
     })
   )
-const lw = train(latinRows, latinCfg, latinOpts, w => {
+const lw = trainSparseSgd(latinRows, latinCfg, latinOpts, w => {
   const s = latinScore(w)
   return {
     name: 'mean share answered right (validation)',

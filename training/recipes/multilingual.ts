@@ -5,10 +5,10 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { getTf } from '../../lib/runtime/tf.js'
 import type { FeatureConfig } from '../../lib/text/bag/features.js'
-import { train, type TrainOptions } from '../trainers/sparse-sgd.js'
+import { trainSparseSgd, type TrainOptions } from '../trainers/sparse-sgd.js'
 import { predictAll, saveModel } from '../trainers/embedding-bag.js'
 import { quantiseEmbedding } from '../trainers/quantise.js'
-import { argmax, confusion, macroF1 } from '../trainers/metrics.js'
+import { argmax, confusion, macroF1 } from '../trainers/scores.js'
 import { fitTemperatureOn } from '../calibration/temperature.js'
 import { calibrateLanguages, LANGUAGE_CALIBRATED } from '../calibration/language.js'
 import {
@@ -147,7 +147,7 @@ const scoreLang = (rows: LangRow[], predict: (t: string[]) => number[][]) => {
 const scoreAll = (predict: (t: string[]) => number[][]) =>
   Object.fromEntries(Object.entries(data.validation).map(([l, rows]) => [l, scoreLang(rows, predict)]))
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length
-const raw = train(examples, cfg, { ...spec.train, classes }, w => ({
+const raw = trainSparseSgd(examples, cfg, { ...spec.train, classes }, w => ({
   name: 'mean macro-F1',
   value: mean(Object.values(scoreAll(t => predictAll(w, t, cfg))))
 }))

@@ -32,9 +32,9 @@ import { MAX_CHARS, quantise } from '../../lib/text/ner/tagger.js'
 import { wnut17, type Sentence } from '../readers/ner.js'
 import { retokenize } from '../readers/ner-transforms.js'
 import { LANGS, SEED } from '../readers/ner-sources.js'
-import { train } from '../trainers/perceptron.js'
+import { trainPerceptron } from '../trainers/perceptron.js'
 import { evaluate } from '../trainers/perceptron-tagger.js'
-import { calibrate, fitThresholds } from '../trainers/perceptron-confidence.js'
+import { fitTagTemperature, fitThresholds } from '../trainers/perceptron-confidence.js'
 import { BUCKETS, CV_ONLY, GRID, log, show } from '../trainers/ner-settings.js'
 import { encode } from '../trainers/ner-fit.js'
 import { crossValidate } from '../trainers/ner-cv.js'
@@ -123,13 +123,13 @@ for (const lang of langs) {
       `${va.length} validation; features in ${((performance.now() - t1) / 1000).toFixed(1)} s`
   )
   const epochs = Number(env.NER_EPOCHS ?? spec.epochs)
-  const { model, epoch, val } = train(tr, va, { buckets: BUCKETS, epochs, seed: SEED, log, name: lang })
+  const { model, epoch, val } = trainPerceptron(tr, va, { buckets: BUCKETS, epochs, seed: SEED, log, name: lang })
   const q = quantise(model.W)
   const served = { ...model, W: q.dequantised }
   log(
     `ner ${lang}: kept epoch ${epoch}: F1 ${val.f1.toFixed(4)}; after uint8 quantisation ${show(evaluate(served, va))}`
   )
-  temperature[lang] = calibrate(served, va)
+  temperature[lang] = fitTagTemperature(served, va)
   const fit = fitThresholds(served, va, temperature[lang], GRID)
   minConfidence[lang] = fit.thresholds
   const final = fit.val

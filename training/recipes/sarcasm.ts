@@ -17,10 +17,10 @@ import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { loadWordVectors } from '../../lib/text/words/vectors.js'
 import type { SequenceConfig } from '../../lib/text/cnn/tokens.js'
-import { cnnForward, cnnTensors, softmax, type CnnConfig } from '../../lib/text/cnn/classifier.js'
+import { cnnForward, cnnTensors, softmax, type CnnWeightsJson } from '../../lib/text/cnn/classifier.js'
 import type { FeatureConfig } from '../../lib/text/bag/features.js'
 import { exportRows, twoLabelOutput, type ExportSet } from '../trainers/text-cnn-rows.js'
-import { confusion } from '../trainers/metrics.js'
+import { confusion } from '../trainers/scores.js'
 import { runTrainer, writeCnn } from '../trainers/text-cnn.js'
 import { fitServed, scored } from '../trainers/text-cnn-validation.js'
 import { sarcasm } from '../specs/sarcasm.js'
@@ -152,7 +152,7 @@ const trained = JSON.parse(readFileSync(join(out, 'weights.json'), 'utf8')) as {
   filters: number
   widths: number[]
   scale: number
-  tensors: CnnConfig['tensors']
+  tensors: CnnWeightsJson['tensors']
   args: Record<string, unknown>
 }
 const heads = trained.heads.length
@@ -172,7 +172,7 @@ const { bin, tensors } = twoLabelOutput(readFileSync(join(out, 'weights.bin')), 
   bias[0] as number,
   bias[1] as number
 ])
-const cfg: CnnConfig = {
+const cfg: CnnWeightsJson = {
   bag: BAG,
   sequence: SEQUENCE,
   vectors: VECTORS,

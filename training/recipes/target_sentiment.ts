@@ -9,9 +9,9 @@ import { join } from 'node:path'
 import { aspectInput } from '../../lib/text/aspect.js'
 import { loadWordVectors } from '../../lib/text/words/vectors.js'
 import { isHeldOut, lines, need, type Labelled } from '../readers/data.js'
-import { train } from '../trainers/sparse-sgd.js'
+import { trainSparseSgd } from '../trainers/sparse-sgd.js'
 import { predictAll, type Weights } from '../trainers/embedding-bag.js'
-import { accuracy, argmax, confusion, macroF1 } from '../trainers/metrics.js'
+import { accuracy, argmax, confusion, macroF1 } from '../trainers/scores.js'
 import { saveClassifier } from '../trainers/save-classifier.js'
 import { fitTemperatureOn } from '../calibration/temperature.js'
 import type { TextModelSpec, TextValidation } from '../trainers/text-model.js'
@@ -155,7 +155,7 @@ if (
   const examples = (rows: Labelled[]) => rows.map(r => ({ text: r.text, label: id(r.label) }))
   const predictWith = (w: Weights) => (texts: string[]) => predictAll(w, texts, cfg, vectors)
   const primary = spec.validation[0]!
-  const raw = train(
+  const raw = trainSparseSgd(
     examples(spec.rows),
     cfg,
     opts,
@@ -186,7 +186,7 @@ if (
       [spec.validation[1]!, 'laptops', rest.train]
     ] as const) {
       process.stderr.write(`  leave out ${without}\n`)
-      const w = train(
+      const w = trainSparseSgd(
         examples([...rows, ...extra]),
         cfg,
         { ...opts, quiet: true },

@@ -2,7 +2,7 @@
 // training/calibration/calibrate.ts and eval/other-operations.ts read its validation sets from here, without
 // importing the training script).
 import { clinc, headlines, smsSpam, tweeteval, type Labelled } from '../readers/data.js'
-import { macroF1, recall } from '../trainers/metrics.js'
+import { macroF1, recall } from '../trainers/scores.js'
 import type { TextValidation } from '../trainers/text-model.js'
 
 const ABUSIVE = new Set(['offensive', 'hate'])

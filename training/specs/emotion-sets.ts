@@ -2,7 +2,7 @@
 // its training rows come from, as its spec (sentiment-emotion.ts) lists them.
 import type { Labelled } from '../readers/data.js'
 import { GOEMO } from '../readers/sources.js'
-import { macroF1, recall } from '../trainers/metrics.js'
+import { macroF1, recall } from '../trainers/scores.js'
 import type { Validation } from './op-spec.js'
 
 /** the rows of emotion's validation sets */

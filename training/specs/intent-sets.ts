@@ -2,7 +2,7 @@
 // intent and of the kind of feedback (new intent), as their specs (intent.ts) list them.
 import type { Labelled } from '../readers/data.js'
 import { AG, BBC, CLINC, GOEMO, HUFFPOST } from '../readers/sources.js'
-import { accuracy, f1, macroF1, recall } from '../trainers/metrics.js'
+import { accuracy, f1, macroF1, recall } from '../trainers/scores.js'
 import { shareCalled } from '../trainers/mix.js'
 import type { Validation } from './op-spec.js'
 

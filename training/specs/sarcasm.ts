@@ -5,7 +5,7 @@
 import { clinc, headlines, semevalSentiment, tweeteval, withoutOverlap, type Labelled } from '../readers/data.js'
 import { amazonAlexa, customerReviews, enronSpam, isarcasm, sarcasmV2, snips } from '../readers/domains.js'
 import { agNews20k } from '../readers/domains-taxonomy.js'
-import { accuracy, f1, recall } from '../trainers/metrics.js'
+import { accuracy, f1, recall } from '../trainers/scores.js'
 import { everyday, weighDomains, type Everyday } from '../trainers/mix.js'
 import type { OpSpec, Validation } from './op-spec.js'
 

@@ -1,7 +1,7 @@
 // Sentiment's validation sets (each with its metric and the figures it is measured against) and the sources
 // its training rows come from, as its spec (sentiment-emotion.ts) lists them.
 import type { Labelled } from '../readers/data.js'
-import { macroRecall } from '../trainers/metrics.js'
+import { macroRecall } from '../trainers/scores.js'
 import { binaryAccuracy, negation, shareCalled } from '../trainers/mix.js'
 import type { Validation } from './op-spec.js'
 import type { SentimentRows } from './sentiment-rows.js'

@@ -2,7 +2,7 @@
 // its training rows come from, as its spec (taxonomy.ts) lists them.
 import type { Labelled } from '../readers/data.js'
 import { AG, BBC, CLINC, HUFFPOST } from '../readers/sources.js'
-import { macroRecall } from '../trainers/metrics.js'
+import { macroRecall } from '../trainers/scores.js'
 import { shareUnder, top1 } from '../trainers/mix.js'
 import type { Validation } from './op-spec.js'
 import { TAGS } from './taxonomy-tags.js'

@@ -58,7 +58,7 @@ export function bestTemperature (loss: number[], n: number): number {
  * The temperature that turns perceptron scores into the best-calibrated token label probabilities:
  * minimum mean -log P(gold label) on the validation tokens, over a grid.
  */
-export function calibrate (m: Tagger, data: Encoded[]): number {
+export function fitTagTemperature (m: Tagger, data: Encoded[]): number {
   const { loss, n } = calibrationLoss(m, data)
   return bestTemperature(loss, n)
 }

@@ -179,7 +179,7 @@ const figures = (v: Prf) => `validation F1 ${v.f1.toFixed(4)} (P ${v.p.toFixed(3
  * sum of c * update, and the average after c steps is W - U / c. The epoch with the best validation
  * F1 is kept (unless o.select is false: the last). `data` may hold an example more than once (weighted).
  */
-export function train (
+export function trainPerceptron (
   data: Encoded[],
   val: Encoded[],
   o: TrainOpts
@@ -231,12 +231,12 @@ export function trainBagged (
   k: number,
   silverShare = 1
 ): { model: Tagger; epoch: number; val: Prf; history: Prf[] } {
-  if (k <= 1 && silverShare >= 1) return train(data, val, o)
+  if (k <= 1 && silverShare >= 1) return trainPerceptron(data, val, o)
   const sums: Tagger[] = []
   for (let j = 0; j < k; j++) {
     const rand = rng(o.seed + 7919 * (j + 1))
     const part = silverShare >= 1 ? data : data.filter(d => d.target === true || rand() < silverShare)
-    train(part, val, {
+    trainPerceptron(part, val, {
       ...o,
       seed: o.seed + j,
       name: `${o.name} bag ${j + 1}/${k}`,

@@ -166,7 +166,7 @@ function backward (w: Weights, ex: Row, s: Scratch, lr: number, l2: number): voi
   }
 }
 
-export function train (
+export function trainSparseSgd (
   examples: Example[],
   cfg: FeatureConfig,
   opts: TrainOptions,

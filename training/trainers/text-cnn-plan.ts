@@ -2,7 +2,7 @@
 // features, the trainer's options, the probe texts and the notes; the plan most operations use; and what
 // the trainer writes of the weights it trained (weights.json).
 import type { SequenceConfig } from '../../lib/text/cnn/tokens.js'
-import type { CnnConfig } from '../../lib/text/cnn/classifier.js'
+import type { CnnWeightsJson } from '../../lib/text/cnn/classifier.js'
 import type { PartsConfig } from '../../lib/text/cnn/parts.js'
 import type { FeatureConfig } from '../../lib/text/bag/features.js'
 import type { OpSpec } from '../specs/ops.js'
@@ -84,5 +84,5 @@ export interface Trained {
   widths: number[]
   scale: number
   meanHidden: number
-  tensors: CnnConfig['tensors']
+  tensors: CnnWeightsJson['tensors']
 }

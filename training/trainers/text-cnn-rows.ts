@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import { featureIds, type FeatureConfig } from '../../lib/text/bag/features.js'
 import { sequenceIds, type SequenceConfig } from '../../lib/text/cnn/tokens.js'
 import type { WordVectors } from '../../lib/text/words/vectors.js'
-import type { CnnConfig } from '../../lib/text/cnn/classifier.js'
+import type { CnnWeightsJson } from '../../lib/text/cnn/classifier.js'
 import { inputDim, sentenceInput } from '../../lib/text/bag/sentence-input.js'
 import { isHeldOut, type Labelled } from '../readers/data.js'
 
@@ -85,14 +85,14 @@ export async function exportRows (
  */
 export function rewriteTensors (
   bytes: Buffer,
-  trained: CnnConfig['tensors'],
+  trained: CnnWeightsJson['tensors'],
   rewrite: (
-    t: CnnConfig['tensors'][number],
+    t: CnnWeightsJson['tensors'][number],
     raw: Buffer
-  ) => { raw: Buffer; tensor: CnnConfig['tensors'][number] } | undefined
-): { bin: Buffer; tensors: CnnConfig['tensors'] } {
+  ) => { raw: Buffer; tensor: CnnWeightsJson['tensors'][number] } | undefined
+): { bin: Buffer; tensors: CnnWeightsJson['tensors'] } {
   const parts: Buffer[] = []
-  const tensors: CnnConfig['tensors'] = []
+  const tensors: CnnWeightsJson['tensors'] = []
   let at = 0
   for (const t of trained) {
     const size = t.shape.reduce((a, b) => a * b, 1) * (t.dtype === 'float16' ? 2 : 4)
@@ -113,10 +113,10 @@ export function rewriteTensors (
  */
 export function twoLabelOutput (
   bytes: Buffer,
-  trained: CnnConfig['tensors'],
+  trained: CnnWeightsJson['tensors'],
   temperature: number,
   bias: [number, number]
-): { bin: Buffer; tensors: CnnConfig['tensors'] } {
+): { bin: Buffer; tensors: CnnWeightsJson['tensors'] } {
   return rewriteTensors(bytes, trained, (t, raw) => {
     if (t.name === 'out.kernel') {
       // the served head is the first row; the first label's row is zeros
@@ -138,7 +138,7 @@ export function twoLabelOutput (
 /** The trainer's weights with the output layer's logits divided by `temperature` and shifted by a bias per label. */
 export function withTemperatureOutput (
   bytes: Buffer,
-  trained: CnnConfig['tensors'],
+  trained: CnnWeightsJson['tensors'],
   temperature: number,
   bias: number[]
 ): Buffer {

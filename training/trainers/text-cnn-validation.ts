@@ -2,13 +2,13 @@
 // and label biases fitted on the calibration half of the validation rows, and each validation set's figures
 // for the served model's answers.
 import type { ModelManifest } from '../../schemas/model-manifest.js'
-import { argmax, confusion, ece, fitCalibration, fitsTemperature } from './metrics.js'
+import { argmax, confusion, ece, fitCalibration, fitsTemperature } from './scores.js'
 import type { Validation } from '../specs/ops.js'
 
 const log = (s: string) => process.stderr.write(s + '\n')
 
 /**
- * The temperature and a bias per label, fitted on the calibration half (training/trainers/metrics.ts
+ * The temperature and a bias per label, fitted on the calibration half (training/trainers/scores.ts
  * fitsTemperature) of every validation set that reports calibration, each set weighing alike;
  * logitsOf(i) gives the trainer's logits of validation set i's rows.
  */

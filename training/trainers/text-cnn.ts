@@ -13,11 +13,11 @@ import { readFileSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { loadWordVectors, type WordVectors } from '../../lib/text/words/vectors.js'
-import { cnnForward, cnnScores, cnnTensors, type CnnConfig } from '../../lib/text/cnn/classifier.js'
+import { cnnForward, cnnScores, cnnTensors, type CnnWeightsJson } from '../../lib/text/cnn/classifier.js'
 import { readInParts } from '../../lib/text/cnn/parts.js'
 import type { ModelManifest } from '../../schemas/model-manifest.js'
 import { exportRows, withTemperatureOutput, type ExportSet } from './text-cnn-rows.js'
-import { argmax, confusion } from './metrics.js'
+import { argmax, confusion } from './scores.js'
 import type { OpSpec } from '../specs/ops.js'
 import { calibrate } from '../calibration/calibrate.js'
 import { latest, versionOf } from '../readers/store.js'
@@ -125,7 +125,7 @@ async function training (plan: TextCnnPlan, work: string, store: string, vectors
 }
 
 /** weights.json of the served model: the plan's inputs and the trained layers */
-function servedConfig (plan: TextCnnPlan, trained: Trained, multi: boolean): CnnConfig {
+function servedConfig (plan: TextCnnPlan, trained: Trained, multi: boolean): CnnWeightsJson {
   return {
     bag: plan.bag,
     sequence: plan.sequence,
@@ -256,7 +256,7 @@ const REFERENCE_NOTE =
  */
 export async function writeCnn (
   dir: string,
-  cfg: CnnConfig,
+  cfg: CnnWeightsJson,
   bin: Buffer,
   probes: string[],
   probabilities: number[][],

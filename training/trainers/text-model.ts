@@ -3,9 +3,9 @@
 // whose training scripts are their own (training/<op>.ts).
 
 import type { FeatureConfig } from '../../lib/text/bag/features.js'
-import { train, type TrainOptions } from './sparse-sgd.js'
+import { trainSparseSgd, type TrainOptions } from './sparse-sgd.js'
 import { predictAll, type Weights } from './embedding-bag.js'
-import { argmax, confusion } from './metrics.js'
+import { argmax, confusion } from './scores.js'
 import type { Labelled } from '../readers/data.js'
 import { saveClassifier } from './save-classifier.js'
 import { nextVersion } from '../readers/store.js'
@@ -56,7 +56,7 @@ export function trainText (spec: TextModelSpec): Trained {
       )
     )
   const primary = spec.validation[0]!
-  const weights = train(examples, spec.features, { ...spec.train, classes: spec.labels.length }, w => ({
+  const weights = trainSparseSgd(examples, spec.features, { ...spec.train, classes: spec.labels.length }, w => ({
     name: primary.metric.name,
     value: scoreOn(primary, w)
   }))

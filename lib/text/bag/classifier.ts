@@ -4,7 +4,7 @@
 // (cut into several when its texts x features x dim would pass MAX_ACTIVATIONS, to bound memory).
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { LoadedModel, ModelLoader } from '../../serving/models.js'
+import type { LoadedModel, ModelLoader } from '../../serving/loaded-model.js'
 import { fileIO } from '../../runtime/tf-io.js'
 import { featuriseBatch, type FeatureConfig } from './features.js'
 import { loadSharedVectors } from '../words/vectors.js'

@@ -19,7 +19,7 @@
 // checks this pass against the trainer's own outputs, saved with the model (reference.json).
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { LoadedModel, ModelLoader } from '../../serving/models.js'
+import type { LoadedModel, ModelLoader } from '../../serving/loaded-model.js'
 import { featureIds, type FeatureConfig } from '../bag/features.js'
 import { loadSharedVectors, type WordVectors } from '../words/vectors.js'
 import { readFileShared, shared, type SharedArray } from '../pool/shared-memory.js'
@@ -28,9 +28,9 @@ import { inputCalibrationOf, inputShape, recalibrate } from '../calibration.js'
 import { meanOfParts, textParts } from './parts.js'
 import { meanPart, type CnnGetter, type CnnPart } from './inputs.js'
 import { convPart } from './convolution.js'
-import type { CnnConfig } from './config.js'
+import type { CnnWeightsJson } from './weights-json.js'
 
-export type { CnnConfig, CnnTensor } from './config.js'
+export type { CnnWeightsJson, CnnTensor } from './weights-json.js'
 
 const BYTES = { float16: 2, float32: 4 }
 /**
@@ -42,7 +42,7 @@ const YIELD_MS = 15
 /** The features a text's shape for the calibration by input (lib/text/calibration.ts inputShape) is read
  * with: the n-gram bag's, or for a model without one, only the sequence's character limit; and the
  * shared word-vector table. */
-export function shapeConfig (cfg: CnnConfig): FeatureConfig {
+export function shapeConfig (cfg: CnnWeightsJson): FeatureConfig {
   return {
     ...(cfg.bag ?? {
       buckets: 1,
@@ -62,7 +62,7 @@ export async function shareCnnClassifier (dir: string): Promise<Record<string, S
 
 /** The tensors of weights.bin by name: float16 ones as their bits (views of `bytes`), float32 ones decoded. */
 export function cnnTensors (
-  cfg: CnnConfig,
+  cfg: CnnWeightsJson,
   bytes: Uint8Array
 ): Map<string, { shape: number[]; values: Uint16Array | Float32Array }> {
   const out = new Map<string, { shape: number[]; values: Uint16Array | Float32Array }>()
@@ -91,7 +91,7 @@ export type CnnForward = (text: string) => Float64Array
 type Tensors = ReturnType<typeof cnnTensors>
 
 /** The forward pass of a text-cnn model from its configuration, tensors and the word-vector table. */
-export function cnnForward (cfg: CnnConfig, tensors: Tensors, vectors: WordVectors): CnnForward {
+export function cnnForward (cfg: CnnWeightsJson, tensors: Tensors, vectors: WordVectors): CnnForward {
   const get: CnnGetter = (name, dtype) => {
     const t = tensors.get(name)
     if (t === undefined || (dtype === 'float16') !== t.values instanceof Uint16Array) {
@@ -177,12 +177,12 @@ export function softmax (z: Float64Array): number[] {
 }
 
 /** a text's scores from its logits: the softmax, or for a model of independent scores a sigmoid per label */
-export function cnnScores (z: Float64Array, output: CnnConfig['output']): number[] {
+export function cnnScores (z: Float64Array, output: CnnWeightsJson['output']): number[] {
   return output === 'sigmoid' ? Array.from(z, v => 1 / (1 + Math.exp(-v))) : softmax(z)
 }
 
 export const loadCnnClassifier: ModelLoader = async (dir, manifest) => {
-  const cfg = JSON.parse(await readFile(join(dir, 'weights.json'), 'utf8')) as CnnConfig
+  const cfg = JSON.parse(await readFile(join(dir, 'weights.json'), 'utf8')) as CnnWeightsJson
   const bytes = await shared(
     dir,
     'weights',

@@ -8,10 +8,10 @@
 import type { WordVectors } from '../words/vectors.js'
 import { sequenceIds } from './tokens.js'
 import { CACHED_WORDS, RARE_SLOTS, tokenInput, type CnnGetter, type CnnPart } from './inputs.js'
-import type { CnnConfig } from './config.js'
+import type { CnnWeightsJson } from './weights-json.js'
 
 /** the convolution over the text's tokens: per width, each filter's largest ReLU output over the windows */
-export function convPart (cfg: CnnConfig, get: CnnGetter, vectors: WordVectors): { width: number; run: CnnPart } {
+export function convPart (cfg: CnnWeightsJson, get: CnnGetter, vectors: WordVectors): { width: number; run: CnnPart } {
   const { filters: F, widths, sequence: seq } = cfg
   const input = tokenInput(cfg, get, vectors)
   const { M, bias, offsets, C } = convMatrix(cfg, get, input.width)
@@ -55,7 +55,7 @@ export function convPart (cfg: CnnConfig, get: CnnGetter, vectors: WordVectors):
 
 /** The filter banks as one matrix M of C rows of R and their biases; `offsets[w]`: width w's first row. */
 function convMatrix (
-  cfg: CnnConfig,
+  cfg: CnnWeightsJson,
   get: CnnGetter,
   R: number
 ): { M: Float32Array; bias: Float32Array; offsets: number[]; C: number } {

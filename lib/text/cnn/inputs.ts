@@ -4,7 +4,7 @@ import type { WordVectors } from '../words/vectors.js'
 import { halves } from '../pool/shared-tables.js'
 import { inputDim, negatedWords } from '../bag/sentence-input.js'
 import { vectorWords } from '../words/vectors.js'
-import type { CnnConfig } from './config.js'
+import type { CnnWeightsJson } from './weights-json.js'
 
 /** a tensor of weights.bin by name, of the given type (throws when it is missing or of another type) */
 export type CnnGetter = (
@@ -33,7 +33,7 @@ export const RARE_SLOTS = 4096
  * words) and a text costs a sum over its words, not a [hidden x input] product.
  */
 export function meanPart (
-  mean: NonNullable<CnnConfig['mean']>,
+  mean: NonNullable<CnnWeightsJson['mean']>,
   get: CnnGetter,
   vectors: WordVectors
 ): { width: number; run: CnnPart } {
@@ -141,7 +141,7 @@ function wordParts (
  * the model has proj.kernel
  */
 export function tokenInput (
-  cfg: CnnConfig,
+  cfg: CnnWeightsJson,
   get: CnnGetter,
   vectors: WordVectors
 ): { width: number; of: (id: number) => Float64Array } {

@@ -2,7 +2,7 @@
 // models' scores (log-linear pooling), renormalised; manifest.blend names the members and weights.
 // The members are loaded first (lib/serving/registry.ts loads blends last) and keep running where they run:
 // a text-cnn member in the text workers, an encoder head on the main thread.
-import type { LoadedModel, LoaderContext } from '../../serving/models.js'
+import type { LoadedModel, LoaderContext } from '../../serving/loaded-model.js'
 import type { ModelManifest } from '../../../schemas/model-manifest.js'
 
 /**

@@ -3,7 +3,7 @@
 import { readFile, realpath } from 'node:fs/promises'
 import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
-import type { LoadedModel, LoaderContext } from '../../serving/models.js'
+import type { LoadedModel, LoaderContext } from '../../serving/loaded-model.js'
 import type { ModelManifest } from '../../../schemas/model-manifest.js'
 import { loadEncoder, type EncoderOptions, type TextEncoder } from '../encoder/encoder.js'
 import { Head, type HeadSpec } from './head.js'

@@ -4,7 +4,7 @@
 // stopword ranker's own order, each next phrase marked down by its likeness to those already chosen
 // (maximal marginal relevance). The settings are the manifest's (docs/models/keywords-multilingual.md).
 import { mapInTurns } from '../../runtime/deadline.js'
-import type { LoadedModel, LoaderContext } from '../../serving/models.js'
+import type { LoadedModel, LoaderContext } from '../../serving/loaded-model.js'
 import type { ModelManifest } from '../../../schemas/model-manifest.js'
 import type { Keyword, KeywordInput } from '../keywords/ranker.js'
 import { MAX_CHARS } from '../keywords/candidates.js'

@@ -6,7 +6,7 @@
 // (lib/text/ner/tagger.ts decode, no learned transitions) turn them into spans with a confidence.
 import { join } from 'node:path'
 import * as ort from 'onnxruntime-node'
-import type { LoadedModel, LoaderContext } from '../../serving/models.js'
+import type { LoadedModel, LoaderContext } from '../../serving/loaded-model.js'
 import type { ModelManifest } from '../../../schemas/model-manifest.js'
 import { tokenize, type Token } from '../ner/features.js'
 import { NUM_LABELS } from '../ner/labels.js'

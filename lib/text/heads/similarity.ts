@@ -3,7 +3,7 @@
 // knots of cosine and score). The map keeps the cosine's order, so Spearman's rho is the cosine's.
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { LoadedModel, LoaderContext } from '../../serving/models.js'
+import type { LoadedModel, LoaderContext } from '../../serving/loaded-model.js'
 import type { ModelManifest } from '../../../schemas/model-manifest.js'
 import { encoderOf } from './classifier.js'
 

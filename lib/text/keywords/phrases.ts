@@ -3,7 +3,7 @@
 // candidates the keyword ranker also reads), each with an integer relevance: how many times the
 // phrase (compared by word stems) occurs in the text, counting occurrences inside longer phrases.
 // No trained weights of its own: the tagger is wink-eng-lite-web-model's.
-import type { LoadedModel, ModelLoader } from '../../serving/models.js'
+import type { LoadedModel, ModelLoader } from '../../serving/loaded-model.js'
 import { analyse } from './candidates.js'
 import { getNlp } from './tokens.js'
 

@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Tensor } from '@tensorflow/tfjs'
-import type { LoadedModel, ModelLoader } from '../../serving/models.js'
+import type { LoadedModel, ModelLoader } from '../../serving/loaded-model.js'
 import { fileIO } from '../../runtime/tf-io.js'
 import { analyse, MAX_CHARS, type Analysed } from './candidates.js'
 import { featurise, FEATURES, rankCandidates, type KeywordTables } from './features.js'

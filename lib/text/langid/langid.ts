@@ -8,7 +8,7 @@
 // a text in Latin letters, the other (trained on short subtitle lines and tweets) reads it among the
 // languages the text operations serve, romanised Hindi included (which lid.176 reads as English).
 import { join } from 'node:path'
-import type { LoadedModel, ModelLoader } from '../../serving/models.js'
+import type { LoadedModel, ModelLoader } from '../../serving/loaded-model.js'
 import { loadTextClassifier } from '../bag/classifier.js'
 import { mapInTurns } from '../../runtime/deadline.js'
 import { LANGUAGE_NAMES, LID_ALIASES, writtenIn } from './languages.js'

@@ -9,7 +9,7 @@
 // weights.
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { LoadedModel, ModelLoader } from '../../serving/models.js'
+import type { LoadedModel, ModelLoader } from '../../serving/loaded-model.js'
 import { FEATURES, featurise, tokenize, type Token } from './features.js'
 import { CATEGORY, NUM_LABELS, TYPES, isBegin, typeOf } from './labels.js'
 import { Scratch, marginals, viterbi } from './decode.js'

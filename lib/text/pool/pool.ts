@@ -16,7 +16,7 @@
 // skipped by its worker if not yet started, and a chunk already running ends as it would.
 // The waiting jobs, their two lines and the batches taken from them: lib/text/pool/waiting.ts.
 import type { Worker, WorkerOptions } from 'node:worker_threads'
-import type { LoaderContext } from '../../serving/models.js'
+import type { LoaderContext } from '../../serving/loaded-model.js'
 import { WorkerPool, overloaded, type WorkerSlot } from '../../runtime/worker-pool.js'
 import { CANCELLED } from './protocol.js'
 import type { PoolModel, Ready, Routed, TextCancel, TextJob, TextReply, WorkerInit } from './protocol.js'

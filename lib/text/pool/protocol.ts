@@ -1,6 +1,6 @@
 // The messages between the text pool (lib/text/pool/pool.ts) and its workers (lib/text/pool/worker.ts).
 import type { ModelManifest } from '../../../schemas/model-manifest.js'
-import type { LoaderContext } from '../../serving/models.js'
+import type { LoaderContext } from '../../serving/loaded-model.js'
 import type { WorkerFailed, WorkerReady } from '../../runtime/worker-pool.js'
 
 /** A model as a worker loads it: the loader is named by module address and export, not passed. */

@@ -3,7 +3,7 @@
 // predict jobs one at a time. Inputs and outputs cross the thread boundary by structured clone,
 // so any model whose inputs and outputs are plain data can run here.
 import { parentPort, workerData } from 'node:worker_threads'
-import type { LoadedModel, ModelLoader } from '../../serving/models.js'
+import type { LoadedModel, ModelLoader } from '../../serving/loaded-model.js'
 import { getTf } from '../../runtime/tf.js'
 import { adoptShared } from './shared-memory.js'
 import { detectFor, routeLanguage, type Detection } from '../langid/langid.js'

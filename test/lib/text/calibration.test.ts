@@ -1,7 +1,7 @@
 // The calibration tools training uses: temperature fitting and the expected calibration error, and
 // the fit of the calibration by input (lib/text/calibration.ts: a temperature by length, known words and parts).
 import t from 'tap'
-import { ece, fitCalibration, fitInputCalibration } from '../../../training/trainers/metrics.js'
+import { ece, fitCalibration, fitInputCalibration } from '../../../training/trainers/scores.js'
 import { rng } from '../../../training/trainers/sparse-sgd.js'
 import { inputShape, logTemperature, type InputCalibration } from '../../../lib/text/calibration.js'
 import { textParts } from '../../../lib/text/cnn/parts.js'

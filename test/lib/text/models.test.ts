@@ -10,7 +10,7 @@ import { Value } from '@sinclair/typebox/value'
 import { ModelManifest } from '../../../schemas/model-manifest.js'
 import { scanStore } from '../../../lib/serving/registry.js'
 import { loadTextClassifier } from '../../../lib/text/bag/classifier.js'
-import { loadCnnClassifier, type CnnConfig } from '../../../lib/text/cnn/classifier.js'
+import { loadCnnClassifier, type CnnWeightsJson } from '../../../lib/text/cnn/classifier.js'
 import { partsCount } from '../../../lib/text/cnn/parts.js'
 import {
   inputCalibrationOf,
@@ -175,7 +175,7 @@ t.test(
       // a text-cnn model (lib/text/cnn/classifier.ts) keeps its n-gram features and word vectors in weights.json
       const cnn =
         info.manifest.kind === 'text-cnn'
-          ? (JSON.parse(readFileSync(join(info.dir, 'weights.json'), 'utf8')) as CnnConfig)
+          ? (JSON.parse(readFileSync(join(info.dir, 'weights.json'), 'utf8')) as CnnWeightsJson)
           : undefined
       const load = cnn === undefined ? loadTextClassifier : loadCnnClassifier
       const served = await load(info.dir, info.manifest, tf, { imageMaxPixels: 0 })

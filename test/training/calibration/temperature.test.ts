@@ -5,8 +5,8 @@ import t from 'tap'
 import type { FeatureConfig } from '../../../lib/text/bag/features.js'
 import { fitTemperatureOn, type HeldRow } from '../../../training/calibration/temperature.js'
 import { predictAll } from '../../../training/trainers/embedding-bag.js'
-import { ece, fitsTemperature } from '../../../training/trainers/metrics.js'
-import { rng, train } from '../../../training/trainers/sparse-sgd.js'
+import { ece, fitsTemperature } from '../../../training/trainers/scores.js'
+import { rng, trainSparseSgd } from '../../../training/trainers/sparse-sgd.js'
 
 const cfg: FeatureConfig = { buckets: 1 << 12, charNgrams: [], wordBigrams: false, maxFeatures: 50, maxChars: 200 }
 const WORDS = ['alpha', 'beta', 'gamma', 'delta', 'omega', 'sigma']
@@ -20,7 +20,7 @@ function rows (n: number, seed: number): HeldRow[] {
   })
 }
 // many epochs at a high rate on noisy labels (every text has a word of its own): an overconfident model
-const raw = train(
+const raw = trainSparseSgd(
   rows(600, 1),
   cfg,
   { dim: 8, epochs: 30, lr: 1, seed: 2, balance: false, classes: 2, quiet: true },

@@ -3,7 +3,7 @@
 // a softmax and with independent sigmoids.
 import t from 'tap'
 import type { FeatureConfig } from '../../../lib/text/bag/features.js'
-import { rng, shuffle, train, type Example, type TrainOptions } from '../../../training/trainers/sparse-sgd.js'
+import { rng, shuffle, trainSparseSgd, type Example, type TrainOptions } from '../../../training/trainers/sparse-sgd.js'
 import { hiddenWidth, logitsAll, predictAll, withTemperature } from '../../../training/trainers/embedding-bag.js'
 
 const cfg: FeatureConfig = { buckets: 1 << 12, charNgrams: [], wordBigrams: false, maxFeatures: 50, maxChars: 200 }
@@ -54,7 +54,7 @@ t.test('shuffle: a permutation in place, the same for the same seed', async t =>
 
 t.test('softmax: a separable problem is learnt, validation runs once an epoch', async t => {
   const seen: number[] = []
-  const w = train(rows(300, 1), cfg, opts, w => {
+  const w = trainSparseSgd(rows(300, 1), cfg, opts, w => {
     seen.push(right(predictAll(w, held.map(r => r.text), cfg)))
     return { name: 'right', value: seen.at(-1) as number }
   })
@@ -65,7 +65,7 @@ t.test('softmax: a separable problem is learnt, validation runs once an epoch', 
   t.equal(right(p), held.length, 'every held text right')
   t.ok(p.every(s => Math.abs(s.reduce((a, b) => a + b, 0) - 1) < 1e-5), 'each row sums to 1')
   t.same(
-    train(rows(300, 1), cfg, opts, () => ({ name: 'x', value: 0 })).E,
+    trainSparseSgd(rows(300, 1), cfg, opts, () => ({ name: 'x', value: 0 })).E,
     w.E,
     'the same seed trains the same weights'
   )
@@ -73,7 +73,8 @@ t.test('softmax: a separable problem is learnt, validation runs once an epoch', 
 
 t.test('multiLabel: independent sigmoids, a row of no class (-1) lowers every score', async t => {
   const none = Array.from({ length: 100 }, (_, i) => ({ text: `${FILLER[i % 6]} ${FILLER[(i + 2) % 6]}`, label: -1 }))
-  const w = train([...rows(300, 2), ...none], cfg, { ...opts, multiLabel: true }, () => ({ name: 'x', value: 0 }))
+  const noLog = () => ({ name: 'x', value: 0 })
+  const w = trainSparseSgd([...rows(300, 2), ...none], cfg, { ...opts, multiLabel: true }, noLog)
   const p = predictAll(w, held.map(r => r.text), cfg)
   t.equal(right(p), held.length)
   t.ok(
@@ -85,7 +86,7 @@ t.test('multiLabel: independent sigmoids, a row of no class (-1) lowers every sc
 })
 
 t.test('withTemperature: the logits divided by T, plus a bias per label', async t => {
-  const w = train(rows(90, 3), cfg, { ...opts, epochs: 1 }, () => ({ name: 'x', value: 0 }))
+  const w = trainSparseSgd(rows(90, 3), cfg, { ...opts, epochs: 1 }, () => ({ name: 'x', value: 0 }))
   const texts = held.slice(0, 5).map(r => r.text)
   const z = logitsAll(w, texts, cfg)
   const bias = [0.5, 0, -0.5]

@@ -10,7 +10,7 @@ import {
   cnnTensors,
   loadCnnClassifier,
   softmax,
-  type CnnConfig
+  type CnnWeightsJson
 } from '../../../../lib/text/cnn/classifier.js'
 import { textParts } from '../../../../lib/text/cnn/parts.js'
 import { CACHED_WORDS, RARE_SLOTS } from '../../../../lib/text/cnn/inputs.js'
@@ -153,7 +153,7 @@ t.test(
         imageMaxPixels: 0
       })
       const got = (await model.predict(ref.texts)) as number[][]
-      const parts = (JSON.parse(readFileSync(join(info.dir, 'weights.json'), 'utf8')) as CnnConfig).parts
+      const parts = (JSON.parse(readFileSync(join(info.dir, 'weights.json'), 'utf8')) as CnnWeightsJson).parts
       const independent = info.manifest.outputs[0]?.name === 'scores'
       for (const [i, text] of ref.texts.entries()) {
         const pieces = parts === undefined ? [text] : textParts(text, parts)

@@ -2,7 +2,7 @@
 // projection and word-vector input) and its logits computed the plain way, from the kernels as stored.
 import { join } from 'node:path'
 import { sequenceIds, type SequenceConfig } from '../../../../lib/text/cnn/tokens.js'
-import { cnnTensors, type CnnConfig } from '../../../../lib/text/cnn/classifier.js'
+import { cnnTensors, type CnnWeightsJson } from '../../../../lib/text/cnn/classifier.js'
 import { featureIds, type FeatureConfig } from '../../../../lib/text/bag/features.js'
 import { vectorWords, type WordVectors } from '../../../../lib/text/words/vectors.js'
 import { negatedWords } from '../../../../lib/text/bag/sentence-input.js'
@@ -29,7 +29,7 @@ export function toyModel (
   proj: number,
   seed: number,
   mean = 0
-): { cfg: CnnConfig; bytes: Uint8Array } {
+): { cfg: CnnWeightsJson; bytes: Uint8Array } {
   let s = seed
   const rand = () => {
     s = (s * 1103515245 + 12345) % 2147483648
@@ -40,7 +40,7 @@ export function toyModel (
   const dim = 4
   const D = wv.dim
   const R = proj || D
-  const tensors: CnnConfig['tensors'] = []
+  const tensors: CnnWeightsJson['tensors'] = []
   const parts: Uint8Array[] = []
   const add = (name: string, shape: number[], dtype: 'float16' | 'float32') => {
     const n = shape.reduce((a, b) => a * b, 1)
@@ -87,7 +87,7 @@ export function toyModel (
 }
 
 /** the same model's logits, computed the plain way: every window of every width from the kernels as stored */
-export function plainLogits (cfg: CnnConfig, bytes: Uint8Array, wv: WordVectors, text: string): number[] {
+export function plainLogits (cfg: CnnWeightsJson, bytes: Uint8Array, wv: WordVectors, text: string): number[] {
   const tensors = cnnTensors(cfg, bytes)
   const half = (h: number) => {
     const s = h & 0x8000 ? -1 : 1

@@ -2,7 +2,7 @@
 // served English sentiment through the route (the members loaded as the service loads them).
 import t from 'tap'
 import { loadBlend, pool } from '../../../../lib/text/heads/blend.js'
-import type { LoadedModel } from '../../../../lib/serving/models.js'
+import type { LoadedModel } from '../../../../lib/serving/loaded-model.js'
 import type { ModelManifest } from '../../../../schemas/model-manifest.js'
 import { buildWithRealModels, KEY } from '../../../helper.js'
 

@@ -3,7 +3,7 @@
 import t from 'tap'
 import { loadEncoderKeyphrases, rankByRelevance } from '../../../../lib/text/heads/keyphrases.js'
 import type { Keyword, KeywordInput } from '../../../../lib/text/keywords/ranker.js'
-import type { LoadedModel } from '../../../../lib/serving/models.js'
+import type { LoadedModel } from '../../../../lib/serving/loaded-model.js'
 import { scanStore } from '../../../../lib/serving/registry.js'
 import { MODEL_STORE } from '../../../helper.js'
 

@@ -8,7 +8,7 @@ import { loadKeywords, type Keyword, type KeywordInput } from '../../../../lib/t
 import { stopwordKeyphrases, stopwordsOf } from '../../../../lib/text/keywords/stopwords.js'
 import { scanStore } from '../../../../lib/serving/registry.js'
 import { getTf } from '../../../../lib/runtime/tf.js'
-import type { LoadedModel } from '../../../../lib/serving/models.js'
+import type { LoadedModel } from '../../../../lib/serving/loaded-model.js'
 import { scoreDoc } from '../../../../training/readers/keywords.js'
 import { hasRealModel, MODEL_STORE } from '../../../helper.js'
 

@@ -9,7 +9,7 @@ import { LABELS, NUM_LABELS } from '../../../../lib/text/ner/labels.js'
 import { loadNer, quantise, type Entity, type NerInput } from '../../../../lib/text/ner/tagger.js'
 import { fileIO } from '../../../../lib/runtime/tf-io.js'
 import { getTf } from '../../../../lib/runtime/tf.js'
-import type { LoadedModel } from '../../../../lib/serving/models.js'
+import type { LoadedModel } from '../../../../lib/serving/loaded-model.js'
 import type { ModelManifest } from '../../../../schemas/model-manifest.js'
 
 t.test('the loader serves a model folder written in the trained format', async t => {

@@ -2,7 +2,7 @@
 // a function): a text that ends the worker thread, one that keeps it busy, and a model that loads
 // on the main thread but not in a worker.
 import { isMainThread } from 'node:worker_threads'
-import type { LoadedModel, ModelLoader } from '../../../../lib/serving/models.js'
+import type { LoadedModel, ModelLoader } from '../../../../lib/serving/loaded-model.js'
 import { fixtureLoader } from '../../../fixtures/loader.js'
 
 export const CRASH = 'crash the worker'

@@ -10,7 +10,7 @@ export interface CnnTensor {
   dtype: 'float16' | 'float32'
 }
 /** weights.json: the model's configuration and the tensors of weights.bin, in file order */
-export interface CnnConfig {
+export interface CnnWeightsJson {
   /** the hashed n-gram bag's features (absent: no bag) */
   bag?: FeatureConfig
   sequence: SequenceConfig

@@ -1,4 +1,4 @@
-// The scores training and npm run eval share (training/trainers/metrics.ts), on hand-made arrays:
+// The scores training and npm run eval share (training/trainers/scores.ts), on hand-made arrays:
 // the confusion matrix and what is read from it, the expected calibration error and its floor, and
 // the hash that halves the validation rows.
 import t from 'tap'
@@ -15,7 +15,7 @@ import {
   macroRecall,
   precision,
   recall
-} from '../../../training/trainers/metrics.js'
+} from '../../../training/trainers/scores.js'
 
 const close = (a: number, b: number) => Math.abs(a - b) < 1e-12
 
