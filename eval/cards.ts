@@ -153,7 +153,7 @@ await writeFile(
     'The multilingual sentiment model (docs/models/sentiment-multilingual.md, not in the table below) is a head',
     'over the text encoder since 2026-12-01, with one temperature for its languages in head.json and, since',
     '2026-12-02, one more for each language whose own fitted temperature is 1.5x or more from 1',
-    '(training/calibration/language.ts, applied by lib/http/lang-route.ts forLanguage on every path): Hindi 26.7',
+    '(training/calibration/language.ts, applied by lib/text/routing.ts calibratedFor on every path): Hindi 26.7',
     '(ECE 0.248 -> 0.001: near chance, its scores are now near a third each) and Dutch 1.92 (0.151 -> 0.070).',
     'The six others fitted 0.71-1.11 and keep the shared one. Pooled ECE over the eight validation sets 0.019.',
     'The same fit for emotion-multilingual gained nothing, so it has none.',

@@ -79,7 +79,7 @@ function detectionRows (det: LoadedModel<string, Detection>, model: string): Pro
 /**
  * macro-F1 over the labels present in the rows, and the calibration half of the rows, scored as the
  * service answers texts of that language (with the model's calibration by language, as
- * lib/http/lang-route.ts forLanguage applies it), and the ECE of that half before the calibration by
+ * lib/text/routing.ts calibratedFor applies it), and the ECE of that half before the calibration by
  * language (its note; '' without one)
  */
 async function scored (
@@ -92,7 +92,7 @@ async function scored (
   const gold = rows.map(r => index.get(r.label) as number)
   const texts = rows.map(r => r.text)
   const raw = await model.predict(texts)
-  // as lib/http/lang-route.ts forLanguage answers texts of this language
+  // as lib/text/routing.ts calibratedFor answers texts of this language
   const params = languageCalibrationOf(model.manifest)
   const probs = recalibrateLanguage(raw, lang, params)
   const f1 = macroF1(confusion(gold, probs.map(argmax), model.manifest.labels.length), [...new Set(gold)])

@@ -1,27 +1,14 @@
 // The text operation route: one code path for an operation's single and _batch paths (a single text is a batch
 // of one), its texts checked before validation and, when it routes by language, each text run by the model that
-// serves its language. It answers 405 with `Allow: POST` to other methods.
-import type { FastifyInstance, FastifyRequest } from 'fastify'
-import type { Static, TObject, TSchema } from '@sinclair/typebox'
+// serves its language (lib/text/routing.ts), the answer saying which languages it used. It answers 405 with
+// `Allow: POST` to other methods.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox'
 import { Errors } from '../errors.js'
 import { batchTexts, type Fields } from '../fields.js'
 import type { LoadedModel } from '../serving/loaded-model.js'
 import { BatchTextBody, SingleTextBody, TEXT_ERRORS, errorResponses } from '../../schemas/common.js'
-import type { Routed } from '../text/pool/protocol.js'
-import type { ModelRegistry } from '../serving/registry.js'
-import {
-  DETECTOR,
-  calibratedFor,
-  forLanguage,
-  languagesOf,
-  wantsDetection,
-  languagesServed,
-  modelFor,
-  reportLangs,
-  runByLanguage,
-  withLangFields,
-  type TextLang
-} from './lang-route.js'
+import { languagesServed, wantsDetection, type RouteAsk, type TextLang } from '../text/routing.js'
 import { checkLang, methodNotAllowed, withinDeadline } from './routes.js'
 
 /**
@@ -59,84 +46,41 @@ export interface TextOperation<
   batchReply?: BatchReply
   /** languages; default: the model manifest's */
   languages?: readonly string[]
-  /** one result per text, in order; called once per request with all its texts */
-  run: (texts: string[], body: TextFields<Body>, model: LoadedModel<any, any>) => Promise<R[]>
-  /** route by language: lang_code omitted or "auto" detects each text's language (docs/languages.md);
-   * answers carry Content-Language and X-Lang-Source headers and lang_code and lang_source fields
-   * ('headers': the headers only, for answers whose every key is a label) */
-  detect?: boolean | 'headers'
-  /** more model folders, for other languages: a text goes to the first of model, ...models whose
+  /** one result per text, in order; called once per request with all its texts (an operation that does not
+   * route by language) */
+  run?: (texts: string[], body: TextFields<Body>, model: LoadedModel<any, any>) => Promise<R[]>
+  /** route by language (lib/text/routing.ts): lang_code omitted or "auto" detects each text's language
+   * (docs/languages.md); answers carry Content-Language and X-Lang-Source headers and lang_code and lang_source
+   * fields ('headers': the headers only, for answers whose every key is a label). Each text's result is then
+   * fromOutputs of what the model serving its language predicted. */
+  detect?: true | 'headers'
+  /** model folders for more languages: a text goes to the first of preferred, model, ...moreLanguages whose
    * manifest lists its language */
-  models?: readonly string[]
+  moreLanguages?: readonly string[]
   /** model folders that, when present, serve their languages before `model` does (a blend of it) */
   preferred?: readonly string[]
-  /** the results from the probability rows a model's predict gives (run is then predict and this, as classify
-   * is): a text whose language is to be detected crosses to a text worker once, which detects and predicts
-   * (lib/text/pool/pool.ts runDetected), and its rows come back to this */
-  fromRows?: (rows: number[][], model: LoadedModel<any, any>) => R[]
+  /** routed operations: the results from what the model predicted for the texts, calibrated for their language
+   * (classify's labelled for probability rows); default: the outputs as they are */
+  fromOutputs?: (outputs: any[], model: LoadedModel<any, any>) => R[]
+  /** routed operations whose models read {text, lang} (NER, keyphrases) */
+  withLang?: true
   single: (r: R) => Static<Reply>
   many?: (rs: R[]) => Static<BatchReply>
 }
 
-/**
- * The languages routed by (as routedLangs routes them) and each text's results, detected and predicted in a
- * text worker (`run`); the rows, calibrated for their language, become results by spec.fromRows.
- */
-async function detectedAndRun<R, Body extends TObject> (
-  fromRows: NonNullable<TextOperation<R, Body, any, any>['fromRows']>,
-  run: DetectingRunner,
-  texts: string[],
-  ok: readonly string[],
-  modelOf: (lang: string) => LoadedModel<any, any>
-): Promise<{ langs: TextLang[]; results: R[] }> {
-  const routed = await run(texts, ok)
-  const langs = routed.map(([code, sure]): TextLang => ({ code, source: sure ? 'detected' : 'default' }))
-  const results = await runByLanguage(texts, langs, async (_ts, lang, idx) => {
-    const rows = idx.map(i => (routed[i] as Routed)[2] as number[])
-    const model = modelOf(lang)
-    return fromRows(calibratedFor(rows, model, lang), model)
-  })
-  return { langs, results }
-}
-type DetectingRunner = NonNullable<ReturnType<ModelRegistry['detectingRunner']>>
-
-/**
- * Requests of up to this many texts whose languages are to be detected are detected in the text
- * worker that classifies them, in the same message; larger ones on the main thread, as the text
- * worker classifies others meanwhile. Single sentiment texts: main thread 60-65 -> 50 us of CPU per
- * request, text worker 18-20 -> 31 us; batches of 32: 22,100-23,200 -> 27,200-27,400 texts/s. A
- * batch of 1000 on one worker: main thread 9.5 -> 2.4 ms but worker 7.8 -> 15.9 ms a batch, so the
- * worker, the bottleneck for large batches, would take on the main thread's share
- * (docs/performance.md).
- */
-const DETECT_IN_WORKERS_MAX = 32
-
-/**
- * A text operation's language routing (spec.detect): the models, the languages they serve, each text's language,
- * and the runner that detects and predicts in one message to a text worker.
- */
+/** A routed text operation's models, those installed, and the languages they serve. */
 function languageRouting<R, Body extends TObject> (
   fastify: FastifyInstance,
   spec: TextOperation<R, Body, any, any>
 ) {
-  const names = [...(spec.preferred ?? []), spec.model, ...(spec.models ?? [])]
-  const models = () => names.map(m => fastify.models.get(m))
-  // the models are loaded once, before the first request: their languages are read once too
+  const names = [...(spec.preferred ?? []), spec.model, ...(spec.moreLanguages ?? [])]
+  // the models are loaded once, before the first request: what is installed is read once too
   let served: readonly string[] | undefined
-  const supported = () => spec.languages ?? (served ??= languagesServed(models()))
-  const routedLangs = async (texts: string[], lc: unknown): Promise<TextLang[]> => {
-    const ok = supported() ?? []
-    const langs = await languagesOf(texts, lc, fastify.models.get(DETECTOR), ok)
-    // a given lang_code was checked in preValidation; a detected one the op does not serve reads as English
-    return langs
-  }
-  // detection and prediction in one message to a text worker, when the workers can (looked up once)
-  let detecting: ReturnType<typeof fastify.models.detectingRunner> | null = null
-  // a preferred model that is not installed is left out, so that the workers may still run the rest
-  const installed = () => names.filter(n => n === spec.model || fastify.models.get(n) !== undefined)
-  const runner = () => (detecting ??= fastify.models.detectingRunner(installed()))
-  const detectingRunner = () => (spec.fromRows !== undefined ? runner() : undefined)
-  return { models, supported, routedLangs, detectingRunner }
+  const supported = () => spec.languages ?? (served ??= languagesServed(names.map(m => fastify.models.get(m))))
+  // a model that is not installed is left out (the operation's own is checked by needModel)
+  let present: string[] | undefined
+  const installed = () => (present ??= names.filter(n => n === spec.model || fastify.models.get(n) !== undefined))
+  return { supported, installed }
 }
 type LanguageRouting = ReturnType<typeof languageRouting>
 
@@ -201,47 +145,37 @@ function textPreValidation<R, Body extends TObject> (
       spec.op,
       fastify.models.get(spec.model),
       spec.detect ? supported() : spec.languages,
-      spec.detect !== undefined && spec.detect !== false
+      spec.detect !== undefined
     )
   }
 }
 
 /**
- * Each text's result, and when the operation routes by language, the languages routed by: detected and predicted
- * in a text worker for small requests whose workers can, or else routed here and run by each language's model.
+ * Each text's result, and when the operation routes by language, the language each was answered in: the texts
+ * routed by the registry (in a text worker or here), each result from the model that served its language.
  */
 async function textResults<R, Body extends TObject> (
+  fastify: FastifyInstance,
   spec: TextOperation<R, Body, any, any>,
   routing: LanguageRouting,
   texts: string[],
   body: TextFields<Body> & TextBody,
   model: LoadedModel<any, any>
 ): Promise<{ langs: TextLang[] | undefined; results: R[] }> {
-  const { models, supported, routedLangs, detectingRunner } = routing
-  let langs: TextLang[] | undefined
-  let results: R[]
-  const inWorkers =
-    spec.detect !== undefined &&
-    spec.detect !== false &&
-    texts.length <= DETECT_IN_WORKERS_MAX &&
-    wantsDetection(body.lang_code)
-      ? detectingRunner()
-      : undefined
-  if (inWorkers !== undefined && spec.fromRows !== undefined) {
-    ;({ langs, results } = await detectedAndRun(
-      spec.fromRows,
-      inWorkers,
-      texts,
-      supported() ?? [],
-      lang => modelFor(lang, models()) ?? model
-    ))
-  } else if (spec.detect !== undefined && spec.detect !== false) {
-    langs = await routedLangs(texts, body.lang_code)
-    results = await runByLanguage(texts, langs, (ts, lang) =>
-      spec.run(ts, { ...body, lang_code: lang }, forLanguage(modelFor(lang, models()) ?? model, lang))
-    )
-  } else results = await spec.run(texts, body, model)
-  return { langs, results }
+  if (spec.run !== undefined) return { langs: undefined, results: await spec.run(texts, body, model) }
+  const names = routing.installed()
+  const lc = body.lang_code
+  const ask: RouteAsk = {
+    models: names,
+    served: routing.supported() ?? [],
+    fallback: names.indexOf(spec.model),
+    ...(wantsDetection(lc) ? {} : { langs: texts.map((): TextLang => ({ code: lc as string, source: 'given' })) }),
+    ...(spec.withLang === true ? { withLang: true } : {})
+  }
+  const routed = await fastify.models.route(texts, ask)
+  const answer = spec.fromOutputs ?? ((outputs: unknown[]) => outputs as R[])
+  const results = routed.map(([, k, out]) => answer([out], fastify.models.get(names[k] as string)!)[0] as R)
+  return { langs: routed.map(r => r[0]), results }
 }
 
 export function textOperation<
@@ -250,6 +184,9 @@ export function textOperation<
   Reply extends TSchema = TSchema,
   BatchReply extends TSchema = TSchema
 > (fastify: FastifyInstance, spec: TextOperation<R, Body, Reply, BatchReply>): void {
+  if ((spec.run === undefined) === (spec.detect === undefined)) {
+    throw new Error(`${spec.op}: an operation either routes by language (detect) or runs its texts (run)`)
+  }
   const routing = languageRouting(fastify, spec)
 
   const route = (batch: boolean) => {
@@ -273,7 +210,7 @@ export function textOperation<
           const body = req.body as TextFields<Body> & TextBody
           const model = fastify.needModel<string, unknown>(spec.model, spec.op)
           const texts = typeof body.text === 'string' ? [body.text] : body.text
-          const { langs, results } = await textResults(spec, routing, texts, body, model)
+          const { langs, results } = await textResults(fastify, spec, routing, texts, body, model)
           fastify.metrics.units.inc({ op: spec.op }, texts.length)
           const out = batch ? (spec.many ?? ((rs: R[]) => rs))(results) : spec.single(results[0] as R)
           return langs === undefined ? out : reportLangs(reply, out, langs, batch, spec.detect === 'headers')
@@ -283,4 +220,45 @@ export function textOperation<
   }
   route(false)
   if (spec.batch) route(true)
+}
+
+/** A reply schema with the lang_code and lang_source fields (one per text in a batch). */
+export function withLangFields (s: TSchema | undefined, batch: boolean): TSchema | undefined {
+  if (s === undefined || !('properties' in s)) return s
+  const one = Type.String({ description: 'ISO 639-1 code of the language used (docs/languages.md)' })
+  const src = Type.Union([Type.Literal('given'), Type.Literal('detected'), Type.Literal('default')], {
+    description:
+      'given: lang_code; detected: from the text; default: English, the text being too short or unclear ' +
+      'to tell, or in a language the operation does not serve'
+  })
+  return Type.Object({
+    ...(s as TObject).properties,
+    lang_code: batch ? Type.Array(one) : one,
+    lang_source: batch ? Type.Array(src) : src
+  })
+}
+
+/** Says which languages answered: Content-Language and X-Lang-Source headers (the distinct values),
+ * and unless `headersOnly`, lang_code and lang_source fields (one per text in a batch). */
+export function reportLangs (
+  reply: FastifyReply,
+  out: unknown,
+  langs: TextLang[],
+  batch: boolean,
+  headersOnly: boolean
+): unknown {
+  reply.header('content-language', distinct(langs, 'code'))
+  reply.header('x-lang-source', distinct(langs, 'source'))
+  if (headersOnly) return out
+  const first = langs[0] as TextLang
+  return batch
+    ? { ...(out as object), lang_code: langs.map(l => l.code), lang_source: langs.map(l => l.source) }
+    : { ...(out as object), lang_code: first.code, lang_source: first.source }
+}
+
+/** The distinct values of a field, in order of first appearance, comma-separated. */
+function distinct (langs: TextLang[], field: 'code' | 'source'): string {
+  const seen: string[] = []
+  for (const l of langs) if (!seen.includes(l[field])) seen.push(l[field])
+  return seen.join(', ')
 }

@@ -3,14 +3,14 @@
 // with one prediction; a model that fails to load or warm fails start-up loudly.
 // Text models run in a pool of worker threads (lib/text/pool/pool.ts) when TEXT_WORKERS > 0: each worker
 // loads them with the same loaders, and the registry keeps a proxy per model that sends it jobs.
-import { readdir, readFile, stat } from 'node:fs/promises'
-import { join } from 'node:path'
-import { Value } from '@sinclair/typebox/value'
-import { ModelManifest } from '../../schemas/model-manifest.js'
+import type { ModelManifest } from '../../schemas/model-manifest.js'
+import { RESOURCE_KINDS, scanAll, type ModelInfo } from './store-scan.js'
 import type { LoadedModel, LoaderContext, ModelLoader } from './loaded-model.js'
 import { getTf } from '../runtime/tf.js'
 import { TextPool } from '../text/pool/pool.js'
-import type { PoolModel, Routed } from '../text/pool/protocol.js'
+import type { PoolModel } from '../text/pool/protocol.js'
+import { DETECTOR, languagesOf, route, type RouteAsk, type Routed } from '../text/routing.js'
+import type { Detection } from '../text/langid/langid.js'
 import { folderKey, type SharedArray, type SharedArrays } from '../text/pool/shared-memory.js'
 
 interface LoaderRef {
@@ -41,6 +41,7 @@ const builtin: Record<string, LoaderRef & { mainThread?: true; share?: string }>
   // a blend of other models' scores: loaded after every other model, on the main thread
   blend: { module: '../text/heads/blend.js', export: 'loadBlend', mainThread: true }
 }
+export { scanStore, type ModelInfo } from './store-scan.js'
 const extra = new Map<string, { loader: ModelLoader; from: LoaderRef | null }>()
 
 /** Adds a loader for a kind (tests use it for tiny fixture models). A worker thread cannot be
@@ -81,64 +82,6 @@ async function loaderFor (kind: string): Promise<ModelLoader> {
   return fn
 }
 
-/**
- * kinds of model-store folder that hold data other models read, not a model of their own, and what their readers
- * share
- */
-const RESOURCE_KINDS: Record<string, { module: string; share?: string }> = {
-  'word-vectors': { module: '../text/words/vectors.js', share: 'shareWordVectors' },
-  // the text encoder, read by the heads that name it (lib/text/encoder/)
-  'text-encoder': { module: '../text/encoder/encoder.js' }
-}
-
-export interface ModelInfo {
-  name: string
-  version: number
-  dir: string
-  manifest: ModelManifest
-}
-
-/** Finds the highest version of each model folder; validates its manifest. */
-export async function scanStore (root: string): Promise<ModelInfo[]> {
-  return (await scanAll(root)).filter(info => !(info.manifest.kind in RESOURCE_KINDS))
-}
-
-/** scanStore's folders and the shared resources (the word-vector table) other models read */
-async function scanAll (root: string): Promise<ModelInfo[]> {
-  let names: string[]
-  try {
-    names = await readdir(root)
-  } catch {
-    return []
-  }
-  const out: ModelInfo[] = []
-  for (const name of names.sort()) {
-    const modelDir = join(root, name)
-    if (!(await stat(modelDir)).isDirectory()) continue
-    const versions = (await readdir(modelDir))
-      .filter(v => /^\d+$/.test(v))
-      .map(Number)
-      .sort((a, b) => b - a)
-    for (const version of versions) {
-      const dir = join(modelDir, String(version))
-      let raw: string
-      try {
-        raw = await readFile(join(dir, 'manifest.json'), 'utf8')
-      } catch {
-        continue
-      }
-      const manifest: unknown = JSON.parse(raw)
-      if (!Value.Check(ModelManifest, manifest)) {
-        const e = [...Value.Errors(ModelManifest, manifest)][0]
-        throw new Error(`${join(name, String(version), 'manifest.json')}: invalid at ${e?.path}: ${e?.message}`)
-      }
-      out.push({ name, version, dir, manifest })
-      break
-    }
-  }
-  return out
-}
-
 /** workers: text worker threads (0: text models run on the main thread); queue: texts waiting for one */
 export interface PoolSettings {
   workers: number
@@ -148,6 +91,14 @@ export interface PoolSettings {
 export interface LoadSettings extends PoolSettings {
   off?: readonly string[]
 }
+
+/**
+ * Requests of up to this many texts whose languages are to be detected are detected in the text worker that
+ * classifies them, in the same message; larger ones on the main thread, as the workers classify others meanwhile:
+ * a large batch's detection would take the worker, the bottleneck for large batches, twice as long
+ * (docs/performance.md).
+ */
+const DETECT_IN_WORKERS_MAX = 32
 
 export class ModelRegistry {
   private readonly models = new Map<string, LoadedModel<any, any>>()
@@ -229,7 +180,7 @@ export class ModelRegistry {
       if (share !== null) shared[folderKey(info.dir)] = await share(info.dir)
     }
     // the language identifier runs on the main thread (language_detection), and in the workers too,
-    // so that a text whose language is to be detected crosses to a worker once (runDetected)
+    // so that a text whose language is to be detected crosses to a worker once (runRouted)
     const lid = found.find(info => info.manifest.kind === 'language-id' && !extra.has('language-id'))
     const detector =
       lid === undefined
@@ -266,19 +217,24 @@ export class ModelRegistry {
   }
 
   /**
-   * Detection and prediction in one message to a text worker, for an operation whose models are
-   * `names` (the first serving a text's language runs it): a function of the texts and the
-   * languages served, answering one Routed per text; undefined when the workers do not detect or
-   * do not hold every present one of those models.
+   * Texts routed by language through an operation's models (lib/text/routing.ts): in a text worker when the workers
+   * hold them all, detecting there too for requests of up to DETECT_IN_WORKERS_MAX texts; here otherwise.
    */
-  detectingRunner (
-    names: readonly string[]
-  ): ((texts: string[], served: readonly string[]) => Promise<Routed[]>) | undefined {
+  async route (texts: string[], ask: RouteAsk): Promise<Routed[]> {
     const pool = this.textPool
-    if (pool === null || !pool.detects) return undefined
-    const present = names.filter(n => this.models.has(n))
-    if (present.length === 0 || present[0] !== names[0] || !present.every(n => this.pooled.has(n))) return undefined
-    return (texts, served) => pool.runDetected(present, served, texts)
+    const detector = this.models.get(DETECTOR) as LoadedModel<string, Detection> | undefined
+    if (pool === null || !this.routesInWorkers(ask.models)) {
+      return route(texts, ask, name => this.models.get(name), detector)
+    }
+    if (ask.langs !== undefined || (pool.detects && texts.length <= DETECT_IN_WORKERS_MAX)) {
+      return pool.runRouted(texts, ask)
+    }
+    return pool.runRouted(texts, { ...ask, langs: await languagesOf(texts, undefined, detector, ask.served) })
+  }
+
+  /** Whether texts routed through these models go to a text worker (which holds them all). */
+  routesInWorkers (models: readonly string[]): boolean {
+    return this.textPool !== null && models.every(n => this.pooled.has(n))
   }
 
   get<In = string, Out = number[]>(name: string): LoadedModel<In, Out> | undefined {

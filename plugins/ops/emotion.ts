@@ -1,25 +1,22 @@
 import type { FastifyInstance } from 'fastify'
 import { textOperation } from '../../lib/http/text-operation.js'
-import { assertLabels, classify, labelled } from '../../lib/http/classify.js'
+import { assertLabels, labelled } from '../../lib/http/classify.js'
 import { EMOTION_LABELS, EmotionBatchReply, EmotionReply } from '../../schemas/ops/emotion.js'
 
 export default async function emotion (fastify: FastifyInstance) {
   assertLabels(fastify, 'emotion', EMOTION_LABELS)
   // made outside the spec, so that the results' type is inferred from it
-  const run = classify(EMOTION_LABELS)
-  // the same answers from rows a text worker predicted (with detection, in one message)
-  const fromRows = labelled(EMOTION_LABELS)
+  const fromOutputs = labelled(EMOTION_LABELS)
   textOperation(fastify, {
     op: 'emotion',
     model: 'emotion',
     summary: 'Emotion of a text: Fear, Happy, Angry, Sad, Excited and Bored scores',
     batch: true,
     detect: true,
-    fromRows,
-    models: ['emotion-multilingual'],
+    fromOutputs,
+    moreLanguages: ['emotion-multilingual'],
     reply: EmotionReply,
     batchReply: EmotionBatchReply,
-    run,
     single: e => ({ emotion: e }),
     many: rs => ({ emotion: rs })
   })

@@ -1,7 +1,5 @@
 import type { FastifyInstance } from 'fastify'
 import { textOperation } from '../../lib/http/text-operation.js'
-import type { LoadedModel } from '../../lib/serving/loaded-model.js'
-import type { NerInput } from '../../lib/text/ner/tagger.js'
 import { NerBatchReply, NerReply, type Entity } from '../../schemas/ops/ner.js'
 
 export default async function ner (fastify: FastifyInstance) {
@@ -12,14 +10,12 @@ export default async function ner (fastify: FastifyInstance) {
     batch: true,
     detect: true,
     // French (and any language the tagger lacks) from the head over the text encoder
-    models: ['ner-multilingual'],
+    moreLanguages: ['ner-multilingual'],
     reply: NerReply,
     batchReply: NerBatchReply,
-    run: async (texts, body, model) => {
-      const lang = body.lang_code ?? 'en'
-      return await (model as LoadedModel<NerInput, Entity[]>).predict(texts.map(text => ({ text, lang })))
-    },
-    single: e => ({ entities: e }),
+    // the tagger reads each text with its language: its outputs are the entities
+    withLang: true,
+    single: (e: Entity[]) => ({ entities: e }),
     many: rs => ({ entities: rs })
   })
 }

@@ -1,24 +1,21 @@
 import type { FastifyInstance } from 'fastify'
 import { textOperation } from '../../lib/http/text-operation.js'
-import { assertLabels, classify, labelled } from '../../lib/http/classify.js'
+import { assertLabels, labelled } from '../../lib/http/classify.js'
 import { SARCASM_LABELS, SarcasmBatchReply, SarcasmReply } from '../../schemas/ops/sarcasm.js'
 
 export default async function sarcasm (fastify: FastifyInstance) {
   assertLabels(fastify, 'sarcasm', SARCASM_LABELS)
   // made outside the spec, so that the results' type is inferred from it
-  const run = classify(SARCASM_LABELS)
-  // the same answers from rows a text worker predicted (with detection, in one message)
-  const fromRows = labelled(SARCASM_LABELS)
+  const fromOutputs = labelled(SARCASM_LABELS)
   textOperation(fastify, {
     op: 'sarcasm',
     model: 'sarcasm',
     summary: 'Sarcasm: Sarcastic and Non-Sarcastic scores (the batch answer is a bare array)',
     batch: true,
     detect: 'headers',
-    fromRows,
+    fromOutputs,
     reply: SarcasmReply,
     batchReply: SarcasmBatchReply,
-    run,
     single: s => s,
     many: rs => rs
   })

@@ -1,27 +1,24 @@
 import type { FastifyInstance } from 'fastify'
 import { textOperation } from '../../lib/http/text-operation.js'
-import { assertLabels, classify, labelled } from '../../lib/http/classify.js'
+import { assertLabels, labelled } from '../../lib/http/classify.js'
 import { SENTIMENT_LABELS, SentimentBatchReply, SentimentReply } from '../../schemas/ops/sentiment.js'
 
 export default async function sentiment (fastify: FastifyInstance) {
   assertLabels(fastify, 'sentiment', SENTIMENT_LABELS)
   // made outside the spec, so that the results' type is inferred from it
-  const run = classify(SENTIMENT_LABELS)
-  // the same answers from rows a text worker predicted (with detection, in one message)
-  const fromRows = labelled(SENTIMENT_LABELS)
+  const fromOutputs = labelled(SENTIMENT_LABELS)
   textOperation(fastify, {
     op: 'sentiment',
     model: 'sentiment',
     summary: 'Sentiment of a text: negative, neutral and positive scores',
     batch: true,
     detect: true,
-    fromRows,
-    models: ['sentiment-multilingual'],
+    fromOutputs,
+    moreLanguages: ['sentiment-multilingual'],
     // English from the blend of the word-order CNN and the encoder head, when it is installed
     preferred: ['sentiment-blend'],
     reply: SentimentReply,
     batchReply: SentimentBatchReply,
-    run,
     single: s => ({ sentiment: s }),
     many: rs => ({ sentiment: rs })
   })
@@ -32,11 +29,10 @@ export default async function sentiment (fastify: FastifyInstance) {
     summary: "Sentiment of a text in its language (the Node client's multilingualSentiment): as /v4/sentiment",
     batch: false,
     detect: true,
-    fromRows,
-    models: ['sentiment-multilingual'],
+    fromOutputs,
+    moreLanguages: ['sentiment-multilingual'],
     preferred: ['sentiment-blend'],
     reply: SentimentReply,
-    run,
     single: s => ({ sentiment: s })
   })
 }

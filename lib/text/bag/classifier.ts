@@ -81,7 +81,7 @@ export const loadTextClassifier: ModelLoader = async (dir, manifest, tf) => {
     )
   }
   const multi = (model.outputLayers[0]?.getConfig() as { activation?: string } | undefined)?.activation === 'sigmoid'
-  // the calibration by language (lib/http/lang-route.ts forLanguage applies it) is checked here, once
+  // the calibration by language (lib/text/routing.ts calibratedFor applies it) is checked here, once
   const byLanguage = languageCalibrationOf(manifest)
   const problem = byLanguage === undefined ? undefined : languageCalibrationProblem(byLanguage, multi)
   if (problem !== undefined) throw new Error(`${dir}: ${problem}`)

@@ -2,7 +2,7 @@
 // package fasttext.wasm.js (model CC BY-SA 3.0, wrapper MIT). One text takes about 10 µs. It runs on
 // the main thread for language_detection (less than a round trip to a worker), and in each text
 // worker too, where a text whose language is to be detected before a classifier runs is detected and
-// classified in one message (lib/text/pool/pool.ts runDetected). Two small classifiers trained here
+// classified in one message (lib/text/pool/pool.ts runRouted). Two small classifiers trained here
 // (training/recipes/language_detection.ts) refine its answer: when it answers Danish or Norwegian, one
 // chooses between the two; when it is unsure, answers English, or reads a text too short to tell, for
 // a text in Latin letters, the other (trained on short subtitle lines and tweets) reads it among the

@@ -19,17 +19,18 @@ import type { Worker, WorkerOptions } from 'node:worker_threads'
 import type { LoaderContext } from '../../serving/loaded-model.js'
 import { WorkerPool, overloaded, type WorkerSlot } from '../../runtime/worker-pool.js'
 import { CANCELLED } from './protocol.js'
-import type { PoolModel, Ready, Routed, TextCancel, TextJob, TextReply, WorkerInit } from './protocol.js'
+import type { PoolModel, Ready, TextCancel, TextJob, TextReply, WorkerInit } from './protocol.js'
+import type { RouteAsk, Routed } from '../routing.js'
 import { bundledWorkers } from './bundle.js'
 import { currentDeadline, dropOnEnd } from '../../runtime/deadline.js'
-import { MAX_CHUNK, MIN_CHUNK, WaitingJobs, type Job } from './waiting.js'
+import { MAX_CHUNK, MIN_CHUNK, WaitingJobs, joined, sliceRoute, type Job } from './waiting.js'
 
 export interface TextPoolOptions {
   size: number
   /** texts waiting for a worker; a call that would pass it is refused (one call is always let in) */
   maxQueue: number
   models: PoolModel[]
-  /** the language identifier, loaded in each worker too, for detecting jobs (runDetected) */
+  /** the language identifier, loaded in each worker too, for routed jobs that detect (runRouted) */
   detector?: PoolModel
   ctx: LoaderContext
   log?: (msg: string) => void
@@ -180,16 +181,13 @@ export class TextPool extends WorkerPool<Slot, TextReply, Ready> {
     this.waiting.putBack(again)
   }
 
-  /**
-   * Detects each text's language among `served` and runs the first of `models` that serves it, in
-   * one message: one Routed per text. Only when the workers detect (`detects`).
-   */
-  runDetected (models: readonly string[], served: readonly string[], texts: string[]): Promise<Routed[]> {
-    return this.run(models.join(','), texts, served.join(',')) as Promise<Routed[]>
+  /** Routes texts by language through the models `ask` names (lib/text/routing.ts): one Routed per text. */
+  runRouted (texts: string[], ask: RouteAsk): Promise<Routed[]> {
+    return this.run(ask.models.join(','), texts, ask) as Promise<Routed[]>
   }
 
-  /** One result per input, as the model's own predict would answer. */
-  run (model: string, inputs: unknown[], detect?: string): Promise<unknown[]> {
+  /** One result per input, as the model's own predict would answer (with `route`, as runRouted). */
+  run (model: string, inputs: unknown[], route?: RouteAsk): Promise<unknown[]> {
     const n = inputs.length
     if (n === 0) return Promise.resolve([])
     const queued = this.waiting.texts
@@ -197,19 +195,22 @@ export class TextPool extends WorkerPool<Slot, TextReply, Ready> {
       return Promise.reject(overloaded())
     }
     const size = Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, Math.ceil(n / Math.max(1, this.opts.size))))
-    if (n <= size) return this.enqueue(model, inputs, false, detect)
+    if (n <= size) return this.enqueue({ id: 0, model, inputs, ...(route === undefined ? {} : { route }) }, false)
     const parts: Array<Promise<unknown[]>> = []
-    for (let at = 0; at < n; at += size) parts.push(this.enqueue(model, inputs.slice(at, at + size), at > 0, detect))
+    for (let at = 0; at < n; at += size) {
+      const part = sliceRoute(route, at, at + size)
+      const msg = { id: 0, model, inputs: inputs.slice(at, at + size), ...(part === undefined ? {} : { route: part }) }
+      parts.push(this.enqueue(msg, at > 0))
+    }
     return Promise.all(parts).then(rows => rows.flat(1))
   }
 
-  /** a job for `inputs` at the back of its line: `later` for a chunk after the first of its call */
-  private enqueue (model: string, inputs: unknown[], later: boolean, detect: string | undefined): Promise<unknown[]> {
+  /** a job for `msg` (its id given here) at the back of its line: `later` for a chunk after the first of its call */
+  private enqueue (msg: TextJob, later: boolean): Promise<unknown[]> {
     const deadline = currentDeadline()
     if (deadline?.ended != null) return Promise.reject(deadline.ended)
     return new Promise((resolve, reject) => {
-      const id = this.nextId++
-      const msg: TextJob = detect === undefined ? { id, model, inputs } : { id, model, inputs, detect }
+      msg.id = this.nextId++
       const job: Job = { msg, resolve, reject, ...(later ? { later: true } : {}) }
       if (deadline !== undefined) dropOnEnd(job, deadline, why => this.drop(job, why))
       this.waiting.add(job)
@@ -261,8 +262,7 @@ export class TextPool extends WorkerPool<Slot, TextReply, Ready> {
   private send (slot: Slot): void {
     const jobs = this.waiting.take()
     if (jobs === undefined) return
-    const first = jobs[0] as Job
-    const msg: TextJob = jobs.length === 1 ? first.msg : { ...first.msg, inputs: jobs.flatMap(j => j.msg.inputs) }
+    const msg = joined(jobs.map(j => j.msg))
     try {
       // a message behind another may be cancelled before its worker starts it
       slot.worker.postMessage(slot.inflight.length > 0 ? { ...msg, behind: true } : msg)

@@ -3,6 +3,7 @@
 // texts; and the job a worker takes next, with the jobs of its model in the same line that fit beside it
 // (micro-batching).
 import type { TextJob } from './protocol.js'
+import type { RouteAsk } from '../routing.js'
 
 export interface Job {
   msg: TextJob
@@ -72,8 +73,7 @@ export class WaitingJobs {
     for (let i = 0; first.solo !== true && i < queue.length && n < MAX_CHUNK;) {
       const next = queue[i] as Job
       if (
-        next.msg.model === first.msg.model &&
-        next.msg.detect === first.msg.detect &&
+        joinable(next.msg, first.msg) &&
         next.solo !== true &&
         n + next.msg.inputs.length <= MAX_CHUNK
       ) {
@@ -92,4 +92,26 @@ export class WaitingJobs {
     this.texts = 0
     return all
   }
+}
+
+/** Whether two jobs can go in one message: the same model, routed alike. */
+export function joinable (a: TextJob, b: TextJob): boolean {
+  if (a.model !== b.model) return false
+  if (a.route === undefined || b.route === undefined) return a.route === b.route
+  const { langs: la, ...ra } = a.route
+  const { langs: lb, ...rb } = b.route
+  return (la === undefined) === (lb === undefined) && JSON.stringify(ra) === JSON.stringify(rb)
+}
+/** joinable jobs as one message (the first one's id), their inputs (and given languages) in order */
+export function joined (jobs: TextJob[]): TextJob {
+  const first = jobs[0] as TextJob
+  if (jobs.length === 1) return first
+  const inputs = jobs.flatMap(j => j.inputs)
+  if (first.route?.langs === undefined) return { ...first, inputs }
+  return { ...first, inputs, route: { ...first.route, langs: jobs.flatMap(j => j.route?.langs ?? []) } }
+}
+/** The part of a job's route for its inputs from `at` to `end` (the given languages sliced alike). */
+export function sliceRoute (route: RouteAsk | undefined, at: number, end: number): RouteAsk | undefined {
+  if (route?.langs === undefined) return route
+  return { ...route, langs: route.langs.slice(at, end) }
 }

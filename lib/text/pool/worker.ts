@@ -1,14 +1,16 @@
 // A text worker: loads every model it is given with the same loader the main thread would use
 // (by manifest kind, passed as a module address and export name), warms each one, then answers
-// predict jobs one at a time. Inputs and outputs cross the thread boundary by structured clone,
-// so any model whose inputs and outputs are plain data can run here.
+// predict jobs one at a time, a routed job's texts by language (lib/text/routing.ts). Inputs and
+// outputs cross the thread boundary by structured clone, so any model whose inputs and outputs are
+// plain data can run here.
 import { parentPort, workerData } from 'node:worker_threads'
 import type { LoadedModel, ModelLoader } from '../../serving/loaded-model.js'
 import { getTf } from '../../runtime/tf.js'
 import { adoptShared } from './shared-memory.js'
-import { detectFor, routeLanguage, type Detection } from '../langid/langid.js'
+import type { Detection } from '../langid/langid.js'
+import { route } from '../routing.js'
 import { CANCELLED } from './protocol.js'
-import type { PoolModel, Routed, TextCancel, TextJob, TextReply, WorkerInit, WorkerStatus } from './protocol.js'
+import type { PoolModel, TextCancel, TextJob, TextReply, WorkerInit, WorkerStatus } from './protocol.js'
 
 const init = workerData as WorkerInit
 const port = parentPort!
@@ -64,8 +66,8 @@ try {
     }
     try {
       let outputs: unknown[]
-      if (job.detect !== undefined) {
-        outputs = await detectAndRun(job.model.split(','), job.detect.split(','), job.inputs as string[])
+      if (job.route !== undefined) {
+        outputs = await route(job.inputs as string[], job.route, name => models.get(name), detector)
       } else {
         const model = models.get(job.model)
         if (model === undefined) throw new Error(`no model ${job.model} in this worker`)
@@ -85,35 +87,6 @@ try {
         tensors: reply.tensors
       } satisfies TextReply)
     }
-  }
-
-  /** Each text's language (detected, routed as lib/http/lang-route.ts languagesOf does), then each
-   * language's texts through the first of `names` that serves it, the first one when none does
-   * (as the route's modelFor ... ?? model); a language none serves gets no output. */
-  async function detectAndRun (names: string[], served: string[], texts: string[]): Promise<Routed[]> {
-    if (detector === undefined) throw new Error('no language detector in this worker')
-    const found = await detectFor(detector, texts, served)
-    const out = found.map((d, i): Routed => {
-      const r = routeLanguage(texts[i] as string, d, served)
-      return [r.code, r.sure, null]
-    })
-    const groups = new Map<string, number[]>()
-    out.forEach(([code], i) => {
-      if (!served.includes(code)) return
-      const g = groups.get(code)
-      if (g === undefined) groups.set(code, [i])
-      else g.push(i)
-    })
-    for (const [code, idx] of groups) {
-      const name = names.find(n => models.get(n)?.manifest.languages.includes(code)) ?? (names[0] as string)
-      const model = models.get(name)
-      if (model === undefined) throw new Error(`no model ${name} in this worker`)
-      const rows = await model.predict(idx.length === texts.length ? texts : idx.map(i => texts[i]))
-      idx.forEach((i, k) => {
-        ;(out[i] as Routed)[2] = rows[k]
-      })
-    }
-    return out
   }
 } catch (err) {
   port.postMessage({ ready: false, error: (err as Error).message ?? String(err) } satisfies WorkerStatus)

@@ -142,7 +142,7 @@ t.test(
   "calibration by language: a model answers texts of a language with that language's temperature, " +
     'the others as they are',
   async t => {
-    const { forLanguage } = await import('../../../lib/http/lang-route.js')
+    const { route } = await import('../../../lib/text/routing.js')
     const { recalibrateLanguage } = await import('../../../lib/text/calibration.js')
     const rows = [
       [0.7, 0.2, 0.1],
@@ -163,9 +163,15 @@ t.test(
       },
       dispose: () => {}
     }
-    t.equal(forLanguage(model, 'es'), model, 'T = 1: the model itself')
-    t.equal(forLanguage(model, 'de'), model, 'a language without a temperature: the model itself')
-    const hi = (await forLanguage(model, 'hi').predict(['x', 'y'])) as number[][]
+    const routed = async (code: string) => {
+      const langs = [code, code].map(c => ({ code: c, source: 'given' as const }))
+      const out = await route(['x', 'y'], { models: ['m'], served: ['es', 'hi'], langs }, () => model, undefined)
+      return out.map(r => r[2] as number[])
+    }
+    t.same(await routed('es'), rows, 'T = 1: the scores as the model gives them')
+    t.same(await routed('de'), rows, 'a language without a temperature: the scores as the model gives them')
+    calls = 0
+    const hi = await routed('hi')
     t.equal(calls, 1, 'one predict call')
     hi.forEach((p, i) => {
       const want = softmax(rows[i]!.map(q => Math.log(q) / 2.5))

@@ -117,12 +117,13 @@ t.test(
   async t => {
     const inWorkers = await buildWithRealModels(t, routed, { env: { TEXT_WORKERS: '1' } })
     const onMain = await buildWithRealModels(t, routed, { env: { TEXT_WORKERS: '0' } })
-    t.ok(inWorkers.models.detectingRunner(['emotion', 'emotion-multilingual']), 'the workers detect')
     const emotionModels = ['emotion', 'emotion-multilingual']
-    t.notOk(onMain.models.detectingRunner(emotionModels), 'no workers: detection on the main thread')
+    t.ok(inWorkers.models.routesInWorkers(emotionModels), 'the workers route')
+    t.ok(inWorkers.models.textPool?.detects, 'the workers detect')
+    t.notOk(onMain.models.routesInWorkers(emotionModels), 'no workers: routing on the main thread')
     // multilingual sentiment is a head on the text encoder, on the main thread: sentiment detects there
     const sentimentModels = ['sentiment', 'sentiment-multilingual']
-    t.notOk(inWorkers.models.detectingRunner(sentimentModels), 'sentiment detects on the main thread')
+    t.notOk(inWorkers.models.routesInWorkers(sentimentModels), 'sentiment routes on the main thread')
     const texts = [
       'great phone, love it',
       'ok',
