@@ -8,8 +8,9 @@ import { join } from 'node:path'
 import { csvFields, isHeldOut, lines, need } from '../training/readers/data.js'
 import { loadWordVectors, type WordVectors } from '../lib/text/words/vectors.js'
 import { zeroShot, type ZeroShotLabel, type ZeroShotSettings } from '../lib/text/zero-shot.js'
+import { evalOpts } from './options.js'
 
-// (ZS_* variables: experiments with other settings than the manifest's, e.g. ZS_NEIGHBOURS=0)
+// (--zs-* flags, or the ZS_* variables: experiments with other settings than the manifest's, e.g. --zs-neighbours=0)
 // node --import tsx eval/custom_classifier.ts prints the table; eval/other-operations.ts reads the same figures;
 // with --tuning it prints the accuracy on the tuning sets instead.
 
@@ -54,14 +55,13 @@ async function setup (): Promise<{ v: WordVectors; settings: ZeroShotSettings }>
     readFileSync(join(import.meta.dirname, '..', 'model-store', 'custom_classifier', '1', 'manifest.json'), 'utf8')
   ) as { vectors: string; settings: ZeroShotSettings }
   const v = await loadWordVectors(join(import.meta.dirname, '..', 'model-store', manifest.vectors))
-  const env = process.env
   const m = manifest.settings
   const settings: ZeroShotSettings = {
-    neighbours: Number(env.ZS_NEIGHBOURS ?? m.neighbours),
-    neighbourPool: Number(env.ZS_POOL ?? m.neighbourPool),
-    wordTemperature: Number(env.ZS_T ?? m.wordTemperature),
-    sharpness: Number(env.ZS_SHARPNESS ?? m.sharpness),
-    common: (env.ZS_COMMON ?? String(m.common)) === 'true'
+    neighbours: evalOpts.zsNeighbours ?? m.neighbours,
+    neighbourPool: evalOpts.zsPool ?? m.neighbourPool,
+    wordTemperature: evalOpts.zsT ?? m.wordTemperature,
+    sharpness: evalOpts.zsSharpness ?? m.sharpness,
+    common: evalOpts.zsCommon ?? (String(m.common) === 'true')
   }
   return { v, settings }
 }
@@ -211,7 +211,7 @@ export async function tuningAccuracy (): Promise<Array<{ set: string; texts: num
 }
 
 if (import.meta.filename === process.argv[1]) {
-  if (process.argv.includes('--tuning')) {
+  if (evalOpts.tuning) {
     const rows = await tuningAccuracy()
     console.log('| tuning set | texts | top-1, names only |\n|---|---|---|')
     for (const r of rows) console.log(`| ${r.set} | ${r.texts} | ${r.names.toFixed(3)} |`)

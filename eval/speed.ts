@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { getTf } from '../lib/runtime/tf.js'
 import { scanStore } from '../lib/serving/registry.js'
 import { classifierLoader } from '../lib/text/classifier-kinds.js'
+import { childEnv } from './options.js'
 
 const root = join(import.meta.dirname, '..')
 const { tf, backend } = await getTf()
@@ -62,14 +63,13 @@ const port = await new Promise<number>(resolve => {
 })
 const proc = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
   cwd: root,
-  env: {
-    ...process.env,
+  env: childEnv({
     HOST: '127.0.0.1',
     PORT: String(port),
     API_KEYS: 'speed-key',
     LOG_LEVEL: 'warn',
     DATA_DIR: join(root, 'data', 'speed')
-  },
+  }),
   stdio: 'ignore'
 })
 const base = `http://127.0.0.1:${port}`

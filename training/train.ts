@@ -2,22 +2,28 @@
 // seeds) by the model's own script, training/recipes/<model>.ts. The English classifiers of training/specs/ops.ts
 // (sentiment, emotion, sarcasm, intent, new_intent, taxonomy) are word-order models (kind text-cnn) trained by
 // training/trainers/text-cnn.ts: a temperature fitted on half of the validation rows, leave-one-domain-out runs
-// unless TRAIN_LODO=0, then, unless TRAIN_CALIBRATE=0, the calibration by input (training/calibration/calibrate.ts;
+// unless --no-lodo, then, unless --no-calibrate, the calibration by input (training/calibration/calibrate.ts;
 // alone: npm run train -- calibrate <model>). The multilingual models get a temperature per language instead
 // (training/calibration/language.ts, also by calibrate <model>). similarity and sentiment-multilingual read the text
 // encoder (model-store/text-encoder): their trainers are training/heads/similarity.ts and training/heads/train.ts,
-// and each writes a new version folder.
+// and each writes a new version folder. The flags (npm run train -- sentiment --epochs=8 --no-lodo) and the
+// environment variables they replace are training/options.ts, listed in docs/models/training-options.md.
 import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import { calibrate, CALIBRATED } from './calibration/calibrate.js'
 import { calibrateLanguages, LANGUAGE_CALIBRATED } from './calibration/language.js'
 import { latest, STORE } from './readers/store.js'
+import { args, unknownFlags } from './options.js'
 
-const op = process.argv[2]
+if (unknownFlags.length > 0) {
+  process.stderr.write(`unknown option ${unknownFlags.join(' ')} (the options: docs/models/training-options.md)\n`)
+  process.exit(2)
+}
+const op = args[0]
 // npm run train -- calibrate <model> [version folder]: the calibration by input (or by language) of a
 // trained model (its highest version by default)
 if (op === 'calibrate') {
-  const model = process.argv[3]
+  const model = args[1]
   const byLanguage = Object.keys(LANGUAGE_CALIBRATED)
   if (model === undefined || ![...CALIBRATED, ...byLanguage].includes(model)) {
     process.stderr.write(
@@ -27,13 +33,13 @@ if (op === 'calibrate') {
   }
   // the model's highest version folder, as the service loads it
   const folder = join(STORE, model)
-  const dir = process.argv[4] ?? join(folder, String(latest(folder)))
+  const dir = args[2] ?? join(folder, String(latest(folder)))
   await (byLanguage.includes(model) ? calibrateLanguages(model, dir) : calibrate(model, dir))
   process.exit(0)
 }
 // npm run train -- label <model> <texts file> [out file]: a classifier's scores for unlabelled texts
 if (op === 'label') {
-  await (await import('./heads/label.js')).main(process.argv.slice(3))
+  await (await import('./heads/label.js')).main(args.slice(1))
   process.exit(0)
 }
 // every model has a training script of its own: the span and pair models, the multilingual ones, and the
@@ -60,6 +66,7 @@ const MODELS = [
 if (op === undefined || !MODELS.includes(op)) {
   const other = 'calibrate <model>; label <model> <texts file>'
   process.stderr.write(`usage: npm run train -- <model>   (models: ${MODELS.join(', ')}; ${other})\n`)
+  process.stderr.write('options: --name=value flags (docs/models/training-options.md)\n')
   process.exit(2)
 }
 // the models on the text encoder: a head's trainer (training/heads/)

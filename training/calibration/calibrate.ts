@@ -31,6 +31,7 @@ import { loadSharedVectors } from '../../lib/text/words/vectors.js'
 import { partsCount } from '../../lib/text/cnn/parts.js'
 import { argmax, confusion, ece, eceFloor, fitInputCalibration, fitsTemperature } from '../trainers/scores.js'
 import { OPS, type OpSpec, type Validation } from '../specs/ops.js'
+import { options } from '../options.js'
 
 const METHOD =
   'temperature by input: logits / T(x) + a bias per label, log T(x) = a + b * (log(1 + tokens) - tokensCentre) ' +
@@ -159,16 +160,13 @@ function fitByInput (
   }))
   const logits = rows.map(({ s, i }) => toLogits(s.probs[i]!, multi))
   const gold = rows.map(({ s, i }) => s.gold[i]!)
-  const useKnown = process.env.CALIBRATE_KNOWN !== '0'
+  const useKnown = options.calibrateKnown
   // independent scores: the loss of the top label alone (what its calibration error measures) and no
   // bias per label, so that the order of the labels, and the top-1 accuracy, never change (biases per
-  // label moved AG News top-1 from 0.887 to 0.878 for no better calibration); CALIBRATE_TOP and
-  // CALIBRATE_BIAS (0 or 1) override these for experiments
-  const topOnly = multi && process.env.CALIBRATE_TOP !== '0'
-  const labelBias =
-    process.env.CALIBRATE_BIAS === undefined
-      ? !multi && own?.labelBias !== false
-      : process.env.CALIBRATE_BIAS === '1'
+  // label moved AG News top-1 from 0.887 to 0.878 for no better calibration); --calibrate-top and
+  // --calibrate-bias (CALIBRATE_TOP, CALIBRATE_BIAS: 0 or 1) override these for experiments
+  const topOnly = multi && options.calibrateTop
+  const labelBias = options.calibrateBias ?? (!multi && own?.labelBias !== false)
   const f = fitInputCalibration(logits, centred, gold, multi, { weights, useKnown, topOnly, labelBias })
   const names = sets
     .filter(s => s.v.calibration !== false)
@@ -258,7 +256,7 @@ function servedFigures (
       line +=
         `; ECE ${e0.toFixed(4)} -> ${e1.toFixed(4)} ` +
         `(${half.length} rows; a calibrated model's on as many: ${floor.toFixed(4)})`
-      if (process.env.CALIBRATE_DRY === '1') {
+      if (options.calibrateDry) {
         const conf = (ps: number[][]) => half.reduce((a, i) => a + Math.max(...ps[i]!), 0) / half.length
         const acc = (ps: number[][]) => half.reduce((a, i) => a + (argmax(ps[i]!) === gold[i] ? 1 : 0), 0) / half.length
         const tok = half.reduce((a, i) => a + shapes[i]!.logTokens, 0) / half.length
@@ -289,7 +287,7 @@ export async function calibrate (
   const params = fitByInput(op, sets, multi, cnn, own, log)
   const metrics = manifest.metrics.filter(m => m.split.includes('leave one domain out'))
   const served = servedFigures(sets, params, multi, manifest.labels.length, log)
-  if (process.env.CALIBRATE_DRY === '1') return params
+  if (options.calibrateDry) return params
   manifest.calibration = { ...rest, byInput: params }
   manifest.metrics = [...served, ...metrics]
   await writeFile(path, JSON.stringify(manifest, null, 2) + '\n')

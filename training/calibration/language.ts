@@ -15,6 +15,7 @@ import type { LoadedModel } from '../../lib/serving/loaded-model.js'
 import { recalibrateLanguage, toLogits, type LanguageCalibration } from '../../lib/text/calibration.js'
 import { ece, eceFloor, fitCalibration, fitsTemperature } from '../trainers/scores.js'
 import { umsab, UMSAB_LANGS, XED_POLARITY, xedRows, type LangRow } from '../readers/multilingual.js'
+import { options } from '../options.js'
 
 const METHOD =
   'temperature per language: the scores of a text in language l become softmax(log p / T[l]), ' +
@@ -103,7 +104,7 @@ export async function calibrateLanguages (
         `${ece(after, h.gold).toFixed(4)} (${h.gold.length} rows; a calibrated model's on as many: ${floor.toFixed(4)})`
     )
   }
-  if (process.env.CALIBRATE_DRY === '1') return params
+  if (options.calibrateDry) return params
   manifest.calibration = { ...rest, byLanguage: params }
   await writeFile(path, JSON.stringify(manifest, null, 2) + '\n')
   log(`wrote the calibration by language into ${op}'s manifest`)

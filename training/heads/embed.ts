@@ -5,12 +5,13 @@ import { createHash } from 'node:crypto'
 import { join, relative } from 'node:path'
 import { loadEncoder, type TextEncoder } from '../../lib/text/encoder/encoder.js'
 import { latest, STORE } from '../readers/store.js'
+import { options } from '../options.js'
 
 /** The encoder a head is trained on (HEAD_ENCODER, or model-store/text-encoder's highest version), its
  * folder, and the disk cache of its vectors. */
 export async function trainingEncoder (): Promise<{ dir: string; encoder: TextEncoder; cache: VectorCache }> {
   const top = join(STORE, 'text-encoder')
-  const dir = process.env.HEAD_ENCODER ?? join(top, String(latest(top)))
+  const dir = options.headEncoder ?? join(top, String(latest(top)))
   const encoder = await loadEncoder(dir, { threads: 2, maxBatch: 64, cacheSize: 0 })
   const name = relative(STORE, dir).replaceAll('/', '-')
   return { dir, encoder, cache: new VectorCache(join(import.meta.dirname, '..', 'data', 'vectors', name), encoder) }

@@ -8,6 +8,7 @@ import { cosine, mapped, type SimilarityMap } from '../../lib/text/heads/similar
 import { spearman, stsPairs, STS_DIR, STS_LICENCE } from '../readers/similarity.js'
 import { trainingEncoder } from './embed.js'
 import { latest, STORE } from '../readers/store.js'
+import { options } from '../options.js'
 
 const LANGS = ['en', 'de', 'es', 'nl']
 const log = (s: string): void => {
@@ -72,7 +73,7 @@ export async function main (): Promise<void> {
     log(`similarity ${lang}: Spearman ${rho.toFixed(3)} (dev, ${dev.length})`)
     metrics.push({ dataset: `stsb-multi-mt ${lang}`, split: 'dev', metric: 'spearman', value: Number(rho.toFixed(4)) })
   }
-  const out = process.env.HEAD_OUT ?? join(STORE, 'similarity', String(latest(join(STORE, 'similarity')) + 1))
+  const out = options.headOut ?? join(STORE, 'similarity', String(latest(join(STORE, 'similarity')) + 1))
   mkdirSync(out, { recursive: true })
   writeFileSync(join(out, 'map.json'), JSON.stringify(map) + '\n')
   const manifest = {

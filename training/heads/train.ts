@@ -12,6 +12,7 @@ import { fitHead, type FitOptions } from './fit.js'
 import { trainingEncoder } from './embed.js'
 import { latest, STORE } from '../readers/store.js'
 import { languageData, languageWeights, type LanguageData } from './languages.js'
+import { args, options } from '../options.js'
 
 const log = (s: string): void => {
   process.stderr.write(s + '\n')
@@ -117,7 +118,7 @@ const INDEPENDENT = 'an independent score per label (sigmoid)'
 /** Writes a trained head's folder: head.json, head.bin and the manifest; returns the folder. */
 function writeHead (op: string, spec: OpSpec, fit: FitOptions, r: Trained): string {
   const also = r.other === undefined ? '' : ` Also: ${r.other.sources.map(x => x.name).join('; ')}.`
-  const out = process.env.HEAD_OUT ?? join(STORE, op, String(latest(join(STORE, op)) + 1))
+  const out = options.headOut ?? join(STORE, op, String(latest(join(STORE, op)) + 1))
   mkdirSync(out, { recursive: true })
   const version = Number(out.split('/').at(-1))
   writeFileSync(join(out, 'head.json'), JSON.stringify(r.head) + '\n')
@@ -170,10 +171,10 @@ export async function trainNamed (name: string): Promise<string> {
   const spec = OPS[SPEC_OF[name] ?? name]
   if (spec === undefined) throw new Error(`no op spec for ${name}`)
   const fit: FitOptions = {
-    hidden: Number(process.env.HEAD_HIDDEN ?? 0),
-    epochs: Number(process.env.HEAD_EPOCHS ?? 8),
-    lr: Number(process.env.HEAD_LR ?? 0.003),
-    l2: Number(process.env.HEAD_L2 ?? 0.0001),
+    hidden: options.headHidden,
+    epochs: options.headEpochs,
+    lr: options.headLr,
+    l2: options.headL2,
     batch: 128,
     seed: spec.train.seed,
     multiLabel: spec.train.multiLabel === true
@@ -181,5 +182,5 @@ export async function trainNamed (name: string): Promise<string> {
   return await trainHead(name, spec, fit)
 }
 
-const op = process.argv[2]
+const op = args[0]
 if (op !== undefined && import.meta.filename === process.argv[1]) log(`wrote ${await trainNamed(op)}`)

@@ -13,8 +13,8 @@ import {
   type Sentence
 } from './ner.js'
 import { caseVariants, clearCommonNouns } from './ner-transforms.js'
+import { options } from '../options.js'
 
-const env = process.env
 /** the seed of every random choice of NER training */
 export const SEED = 20141
 
@@ -69,8 +69,8 @@ const WNUT = { path: 'ner/wnut17-emerging-entities', licence: 'CC BY 4.0' }
 const enCased = () =>
   caseVariants(
     [...conll2003('eng.train'), ...wnut17('wnut17train.conll')],
-    Number(env.NER_EN_LOWER ?? 0.1),
-    Number(env.NER_EN_UPPER ?? 0.05),
+    options.nerEnLower,
+    options.nerEnUpper,
     rng(SEED + 1)
   )
 
@@ -124,7 +124,7 @@ const sentenceLike = (s: Sentence) =>
 // (NER_DE_AUG=2) 0.686 and 0.709 with names from gold and WikiANN, 0.677 and 0.708 from gold alone.
 // NER_DE_MIX=0,1,2 picks sources by position for such experiments.
 function deMix (all: Source[]): Source[] {
-  const pick = (env.NER_DE_MIX ?? '0,7,1,2,3,4').split(',').map(Number)
+  const pick = options.nerDeMix
   return pick.map(i => all[i] as Source)
 }
 
@@ -132,7 +132,7 @@ export const LANGS: Record<string, LangSpec> = {
   en: {
     train: [
       { name: 'CoNLL-2003 English', ...CONLL03, split: 'eng.train', read: () => conll2003('eng.train') },
-      ...(env.NER_EN_WNUT === '0'
+      ...(!options.nerEnWnut
         ? []
         : [
             {
@@ -149,8 +149,8 @@ export const LANGS: Record<string, LangSpec> = {
         ...CONLL03,
         licence: `${CONLL03.licence}; ${WNUT.licence}`,
         split:
-          `eng.train and wnut17train.conll: ${Number(env.NER_EN_LOWER ?? 0.1) * 100}% of sentences lower-cased, ` +
-          `${Number(env.NER_EN_UPPER ?? 0.05) * 100}% in capitals (seeded)`,
+          `eng.train and wnut17train.conll: ${options.nerEnLower * 100}% of sentences lower-cased, ` +
+          `${options.nerEnUpper * 100}% in capitals (seeded)`,
         read: enCased
       }
     ],
@@ -165,7 +165,7 @@ export const LANGS: Record<string, LangSpec> = {
     },
     epochs: 12,
     lexicon: true,
-    lowerWords: env.NER_EN_WORDS !== '0'
+    lowerWords: options.nerEnWords
   },
   es: {
     train: [{ name: 'CoNLL-2002 Spanish', ...CONLL02, split: 'esp.train', read: () => conll2002('esp.train') }],
@@ -257,11 +257,11 @@ export const LANGS: Record<string, LangSpec> = {
       read: germevalDev,
       groups: germevalDevSources,
       folds: 5,
-      repeat: Number(env.NER_DE_GOLD ?? 3),
-      lexiconWeight: Number(env.NER_DE_LEXW ?? 3),
-      adapt: env.NER_DE_ADAPT !== '0',
-      bag: Number(env.NER_DE_BAG ?? 1),
-      silverShare: Number(env.NER_DE_SILVER ?? 1),
+      repeat: options.nerDeGold,
+      lexiconWeight: options.nerDeLexw,
+      adapt: options.nerDeAdapt,
+      bag: options.nerDeBag,
+      silverShare: options.nerDeSilver,
       baseline:
         'published (test set, outer level, all types incl. OTH): GermEval 2014 best (ExB) about 0.76-0.79; ' +
         'peer (held-out): compromise 0.30'
@@ -269,7 +269,7 @@ export const LANGS: Record<string, LangSpec> = {
     // fixed: no validation set to pick an epoch on (cross-validated F1 0.641 0.654 0.664 0.664 0.671
     // 0.673 0.674 0.671 after epochs 1-8, before thresholds; 0.670 after 12)
     epochs: 8,
-    lexicon: env.NER_DE_LEX !== '0',
-    nouns: env.NER_DE_NOUNS !== '0'
+    lexicon: options.nerDeLex,
+    nouns: options.nerDeNouns
   }
 }

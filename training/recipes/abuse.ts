@@ -10,7 +10,8 @@
 // writes the model folder with the threshold folded into the output bias; then, unless
 // TRAIN_CALIBRATE=0, the calibration by input (training/calibration/calibrate.ts, no bias per label, so the
 // threshold still decides). ABUSE_TRAINER adds trainer options, ABUSE_THRESHOLD fixes the threshold,
-// ABUSE_WORK moves the work folder, ABUSE_SKIP_TRAINER=1 reuses the trainings last made there.
+// ABUSE_WORK moves the work folder, ABUSE_SKIP_TRAINER=1 reuses the trainings last made there (as flags:
+// --abuse-trainer, --abuse-threshold, --abuse-work, --abuse-skip-trainer; docs/models/training-options.md).
 import { readFileSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -27,8 +28,8 @@ import { abuseSpec, calibrate } from '../calibration/calibrate.js'
 import { argmax, confusion, macroF1 } from '../trainers/scores.js'
 import { ABUSE, hate, hateVal, olid, olidVal, ordinary, ordinaryVal } from '../specs/abuse.js'
 import { nextVersion, versionOf } from '../readers/store.js'
+import { args, options } from '../options.js'
 
-const env = process.env
 /** the shared word-vector table, a folder below model-store (weights.json names it for serving) */
 const VECTORS = 'word-vectors/1'
 /** the n-gram bag's features, as the text classifiers hash them (lib/text/bag/features.ts) */
@@ -41,7 +42,7 @@ const BAG: FeatureConfig = {
 }
 /** the word sequence the convolution reads (lib/text/cnn/tokens.ts) */
 const SEQUENCE: SequenceConfig = { maxChars: 2000, maxTokens: 128, oovBuckets: 8192 }
-const SEED = Number(env.ABUSE_SEED ?? 23)
+const SEED = options.cnn.abuse.seed ?? 23
 /** the trainer's options (training/trainers/text_cnn.py --help); the committed model uses these */
 const TRAINER = [
   '--tasks',
@@ -92,13 +93,13 @@ const sigmoid = (z: number) => 1 / (1 + Math.exp(-z))
 
 if (
   import.meta.filename === process.argv[1] ||
-  (process.argv[1]?.endsWith('train.ts') === true && process.argv[2] === 'abuse')
+  (process.argv[1]?.endsWith('train.ts') === true && args[0] === 'abuse')
 ) {
   const log = (s: string) => process.stderr.write(s + '\n')
   const store = join(import.meta.dirname, '..', '..', 'model-store')
   const vectors = await loadWordVectors(join(store, VECTORS))
   // training/data is not in git: the exported rows and the trainer's outputs
-  const work = env.ABUSE_WORK ?? join(import.meta.dirname, '..', 'data', 'abuse-encoder')
+  const work = options.cnn.abuse.work ?? join(import.meta.dirname, '..', 'data', 'abuse-encoder')
   const train = (xs: Labelled[]) => withoutOverlap(xs, olidVal, hateVal)
   const sets: ExportSet[] = [
     { name: 'olid', rows: train(olid) },
@@ -133,7 +134,7 @@ if (
       '--seed',
       String(SEED),
       ...TRAINER,
-      ...(env.ABUSE_TRAINER ?? '').split(' ').filter(Boolean),
+      ...options.cnn.abuse.trainer,
       ...extra
     ])
     const heads = (JSON.parse(readFileSync(join(out, 'weights.json'), 'utf8')) as { heads: string[] }).heads.length
@@ -148,7 +149,7 @@ if (
   // the threshold on p(Abusive): a model trained without a fixed fifth of the training rows (hash of
   // the text) answers that fifth; of 0.30-0.80 by 0.05, the one with the best mean macro F1 of its
   // OLID and HatEval tweets, calling at most 5.8% of its ordinary texts Abusive. No validation row is used.
-  let threshold = env.ABUSE_THRESHOLD !== undefined ? Number(env.ABUSE_THRESHOLD) : NaN
+  let threshold = options.abuseThreshold ?? NaN
   if (Number.isNaN(threshold)) {
     const z = trainer(join(work, 'without-fifth'), ['--without-fold'])
     const held = (name: string) => {
@@ -201,7 +202,7 @@ if (
     widths: trained.widths,
     tensors
   }
-  const dir = env.TRAIN_OUT ?? nextVersion(ABUSE.op, store)
+  const dir = options.out ?? nextVersion(ABUSE.op, store)
   // the trainer's own probabilities of the probe texts, with the stored weights and the threshold
   const probes = z('probe').map(v => {
     const p = sigmoid(v - shift)
@@ -269,5 +270,5 @@ if (
   await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n')
   log(`wrote ${dir}`)
   // then the calibration by input (no bias per label: the threshold above stays the decision)
-  if (env.TRAIN_CALIBRATE !== '0') await calibrate('abuse', dir, log, abuseSpec(ABUSE.validation))
+  if (options.calibrate) await calibrate('abuse', dir, log, abuseSpec(ABUSE.validation))
 }

@@ -25,18 +25,18 @@ import { rng } from '../trainers/sparse-sgd.js'
 import { TERMEX, posTables, termexF1 } from '../trainers/keywords-pos.js'
 import { scorer, validator } from '../trainers/keywords-scorer.js'
 import { nextVersion, versionOf } from '../readers/store.js'
+import { options } from '../options.js'
 
 const SEED = 11
 const FOLDS = 5
-const env = process.env
-const EPOCHS = Number(env.TRAIN_EPOCHS ?? 12)
-const LR = Number(env.TRAIN_LR ?? 0.001)
-const HIDDEN = (env.TRAIN_HIDDEN ?? '64,32').split(',').map(Number)
+const EPOCHS = options.epochs ?? 12
+const LR = options.lr ?? 0.001
+const HIDDEN = options.hidden ?? [64, 32]
 // the scorer learns from Inspec rows only: adding SemEval-2017's lowered 5-fold cross-validated
 // F1@10 on the Inspec training part (0.365 against 0.368)
-const SETS = (env.TRAIN_SETS ?? 'inspec').split(',')
+const SETS = options.sets
 // these sets' documents feed the frequency and keyphraseness tables
-const TABLE_SETS = (env.TRAIN_TABLES ?? 'inspec,semeval2017,semeval2010').split(',')
+const TABLE_SETS = options.tables
 const log = (s: string) => process.stderr.write(s + '\n')
 
 const t0 = performance.now()
@@ -134,7 +134,7 @@ log(
 )
 
 // TRAIN_OUT: experiments elsewhere
-const dir = env.TRAIN_OUT ?? nextVersion('keywords')
+const dir = options.out ?? nextVersion('keywords')
 await mkdir(dir, { recursive: true })
 await model.save(fileIO(join(dir, 'model.json')))
 const round = (x: number) => Number(x.toFixed(4))

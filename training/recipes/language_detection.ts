@@ -30,6 +30,7 @@ import { predictAll, saveModel } from '../trainers/embedding-bag.js'
 import { isValidation, UMSAB_LANGS, xed } from '../readers/multilingual.js'
 import { latinLabel as label, latinRefinerData, SUBTITLED } from '../readers/latin-refiner.js'
 import { nextVersion, versionOf } from '../readers/store.js'
+import { options } from '../options.js'
 
 const cfg: FeatureConfig = {
   buckets: 1 << 15,
@@ -105,7 +106,7 @@ process.stderr.write(
     .join(', ')} (${latinRows.length} training rows)\n`
 )
 
-const dir = process.env.TRAIN_OUT ?? nextVersion('language_detection')
+const dir = options.out ?? nextVersion('language_detection')
 await mkdir(dir, { recursive: true })
 const { tf } = await getTf()
 await saveModel(tf, w, join(dir, 'model.json'))

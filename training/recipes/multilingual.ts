@@ -21,6 +21,7 @@ import {
   type LangRow
 } from '../readers/multilingual.js'
 import { nextVersion, versionOf } from '../readers/store.js'
+import { args, options } from '../options.js'
 
 interface Spec {
   labels: string[]
@@ -116,18 +117,17 @@ const SPECS: Record<string, Spec> = {
   }
 }
 
-const op = process.argv[2] as string
+const op = args[0] as string
 const spec = SPECS[op]
 if (spec === undefined) throw new Error(`training/recipes/multilingual.ts: unknown op ${op}`)
 const t0 = performance.now()
-const env = process.env
-if (env.TRAIN_EPOCHS) spec.train.epochs = Number(env.TRAIN_EPOCHS)
-if (env.TRAIN_LR) spec.train.lr = Number(env.TRAIN_LR)
-if (env.TRAIN_DIM) spec.train.dim = Number(env.TRAIN_DIM)
+if (options.epochs !== undefined) spec.train.epochs = options.epochs
+if (options.lr !== undefined) spec.train.lr = options.lr
+if (options.dim !== undefined) spec.train.dim = options.dim
 const cfg: FeatureConfig = {
   ...spec.features,
-  ...(env.TRAIN_CHARS ? { charNgrams: env.TRAIN_CHARS.split('-').map(Number) } : {}),
-  ...(env.TRAIN_BUCKETS ? { buckets: Number(env.TRAIN_BUCKETS) } : {})
+  ...(options.chars !== undefined ? { charNgrams: options.chars } : {}),
+  ...(options.buckets !== undefined ? { buckets: options.buckets } : {})
 }
 const data = spec.data()
 const index = new Map(spec.labels.map((l, i) => [l, i]))
@@ -177,9 +177,9 @@ process.stderr.write(
 const per = scoreAll(t => predictAll(weights, t, cfg))
 for (const [l, v] of Object.entries(per)) process.stderr.write(`  ${l}: macro-F1 ${v.toFixed(4)}\n`)
 process.stderr.write(`  mean: ${mean(Object.values(per)).toFixed(4)}\n`)
-if (env.TRAIN_DRY === '1') process.exit(0)
+if (options.dry) process.exit(0)
 
-const dir = env.TRAIN_OUT ?? nextVersion(op)
+const dir = options.out ?? nextVersion(op)
 await mkdir(dir, { recursive: true })
 const { tf } = await getTf()
 await saveModel(tf, weights, join(dir, 'model.json'))
@@ -233,4 +233,4 @@ await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2) + 
 process.stderr.write(`wrote model-store/${op}/1 in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`)
 // then a temperature per language on top of the shared one, for the models that have one
 // (npm run train -- calibrate <op> alone)
-if (env.TRAIN_CALIBRATE !== '0' && op in LANGUAGE_CALIBRATED) await calibrateLanguages(op, dir)
+if (options.calibrate && op in LANGUAGE_CALIBRATED) await calibrateLanguages(op, dir)

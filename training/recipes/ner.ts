@@ -11,8 +11,8 @@
 // NER_EPOCHS, NER_BUCKETS, NER_DE_MIX, NER_DE_GOLD, NER_DE_ADAPT=0, NER_DE_LEXW, NER_DE_LEX=0, NER_DE_NOUNS=0,
 // NER_DE_NAMES=0, NER_DE_BAG, NER_DE_SILVER, NER_NAMES_MINPOP, NER_O_PENALTIES (a grid, e.g. 0,4,8: the O penalty is
 // then chosen by the cross-validation), NER_DE_PARTIAL (silver as partly labelled), NER_DE_AUG and NER_DE_AUGPOOL
-// (gold sentences with their names replaced), NER_CV_FOLDS and NER_OUT override for experiments only;
-// docs/models/ner.md says what each gave.
+// (gold sentences with their names replaced), NER_CV_FOLDS and NER_OUT override for experiments only, each as
+// a flag too (--ner-langs=en,de; docs/models/training-options.md); docs/models/ner.md says what each gave.
 import { mkdir, writeFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileIO } from '../../lib/runtime/tf-io.js'
@@ -40,11 +40,11 @@ import { encode } from '../trainers/ner-fit.js'
 import { crossValidate } from '../trainers/ner-cv.js'
 import { NerOutput } from '../trainers/ner-output.js'
 import { nextVersion, versionOf } from '../readers/store.js'
+import { options } from '../options.js'
 
-const env = process.env
 const t0 = performance.now()
 
-const langs = CV_ONLY ? ['de'] : (env.NER_LANGS ?? 'en,es,nl,de').split(',')
+const langs = CV_ONLY ? ['de'] : options.nerLangs
 const out = new NerOutput()
 const { metrics, notes, temperature, minConfidence, caseless, data } = out
 for (const lang of langs) {
@@ -81,7 +81,7 @@ for (const lang of langs) {
     })
   }
   if (spec.nouns === true) {
-    const names = env.NER_DE_NAMES === '0' ? undefined : await nameLists()
+    const names = !options.nerDeNames ? undefined : await nameLists()
     const g = germanNouns(names)
     nouns = g.nouns
     data.push({
@@ -122,7 +122,7 @@ for (const lang of langs) {
     `ner ${lang}: ${tr.length} training sentences (${tr.reduce((a, d) => a + d.n, 0)} tokens), ` +
       `${va.length} validation; features in ${((performance.now() - t1) / 1000).toFixed(1)} s`
   )
-  const epochs = Number(env.NER_EPOCHS ?? spec.epochs)
+  const epochs = options.nerEpochs ?? spec.epochs
   const { model, epoch, val } = trainPerceptron(tr, va, { buckets: BUCKETS, epochs, seed: SEED, log, name: lang })
   const q = quantise(model.W)
   const served = { ...model, W: q.dequantised }
@@ -155,7 +155,7 @@ for (const lang of langs) {
 
 if (CV_ONLY) process.exit(0)
 
-const dir = env.NER_OUT ?? nextVersion('ner')
+const dir = options.nerOut ?? nextVersion('ner')
 await mkdir(dir, { recursive: true })
 const all = Buffer.concat(out.buffers)
 const meta = {

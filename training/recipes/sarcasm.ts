@@ -11,7 +11,8 @@
 // are), and folded into the output layer; npm run train -- calibrate sarcasm adds the calibration by
 // input. SARCASM_TRAINER adds trainer options and SARCASM_BOOST set weights (experiments), SARCASM_WORK
 // moves the work folder, SARCASM_SKIP_TRAINER=1 reuses the trainings last made there (the trainer is
-// deterministic: the same options give the same weights).
+// deterministic: the same options give the same weights); as flags --sarcasm-trainer, --sarcasm-boost and so on
+// (docs/models/training-options.md).
 import { readFileSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -28,13 +29,13 @@ import { calibrate } from '../calibration/calibrate.js'
 import { readNotes } from '../readers/notes.js'
 import { sarcasmManifest } from '../trainers/sarcasm-manifest.js'
 import { nextVersion, versionOf } from '../readers/store.js'
+import { options } from '../options.js'
 
-const env = process.env
 const VECTORS = 'word-vectors/1'
 /** the n-gram bag's features: those of the fastText-style model before (word unigrams and bigrams) */
 const BAG: FeatureConfig = { buckets: 1 << 17, charNgrams: [], wordBigrams: true, maxFeatures: 1500, maxChars: 2000 }
 const SEQUENCE: SequenceConfig = { maxChars: 2000, maxTokens: 128, oovBuckets: 8192 }
-const SEED = Number(env.SARCASM_SEED ?? 13)
+const SEED = options.cnn.sarcasm.seed ?? 13
 /** training sets (named after the domains of ops-sarcasm.ts), the served head learns from all */
 const DOMAINS: Record<string, string> = {
   'irony tweets': 'irony',
@@ -97,7 +98,7 @@ const PROBES = [
 const log = (s: string) => process.stderr.write(s + '\n')
 const store = join(import.meta.dirname, '..', '..', 'model-store')
 const vectors = await loadWordVectors(join(store, VECTORS))
-const work = env.SARCASM_WORK ?? join(import.meta.dirname, '..', 'data', 'sarcasm-encoder')
+const work = options.cnn.sarcasm.work ?? join(import.meta.dirname, '..', 'data', 'sarcasm-encoder')
 const data = sarcasm.data()
 const labels = sarcasm.labels
 /** each training set's weights times this, on top of weighDomains's (which stop at 4); SARCASM_BOOST=irony=2,...
@@ -105,13 +106,7 @@ const labels = sarcasm.labels
 const BOOST: Record<string, number> = {
   irony: 4,
   headlines: 1.3,
-  ...Object.fromEntries(
-    (env.SARCASM_BOOST ?? '')
-      .split(',')
-      .filter(Boolean)
-      .map(x => x.split('='))
-      .map(([k, v]) => [k as string, Number(v)])
-  )
+  ...options.sarcasmBoost
 }
 const sets: ExportSet[] = [
   ...Object.entries(DOMAINS).map(([domain, name]) => ({
@@ -144,7 +139,7 @@ runTrainer('SARCASM', [
   ...TRAINER,
   '--report',
   VAL.slice(0, 6).join(','),
-  ...(env.SARCASM_TRAINER ?? '').split(' ').filter(Boolean)
+  ...options.cnn.sarcasm.trainer
 ])
 const trained = JSON.parse(readFileSync(join(out, 'weights.json'), 'utf8')) as {
   heads: string[]
@@ -181,13 +176,13 @@ const cfg: CnnWeightsJson = {
   widths: trained.widths,
   tensors
 }
-const dir = env.TRAIN_OUT ?? nextVersion('sarcasm', store)
+const dir = options.out ?? nextVersion('sarcasm', store)
 /** the trainer's probabilities of a set's rows, as the served model gives them */
 const trainers = (i: number) =>
   served(i).map(v => softmax(Float64Array.from([bias[0] as number, v / T + (bias[1] as number)])))
 await writeCnn(dir, cfg, bin, PROBES, trainers(sets.length - 1))
 
-const trainerArgs = [...TRAINER, ...(env.SARCASM_TRAINER ?? '').split(' ').filter(Boolean)].join(' ')
+const trainerArgs = [...TRAINER, ...options.cnn.sarcasm.trainer].join(' ')
 const forward = cnnForward(cfg, cnnTensors(cfg, bin), vectors)
 const metrics = scored(
   data.validation,
@@ -199,7 +194,7 @@ const metrics = scored(
 )
 // leave one domain out: the trainer again without the domain (its set, its head, a third of the epochs), scored on
 // its validation set
-if (env.TRAIN_LODO !== '0') {
+if (options.lodo) {
   const option = (name: string) => {
     const k = TRAINER.lastIndexOf(name)
     return TRAINER[k + 1] as string
@@ -279,4 +274,4 @@ const manifest = sarcasmManifest({
 manifest.version = versionOf(dir)
 await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n')
 log(`wrote ${dir}`)
-if (env.TRAIN_CALIBRATE !== '0') await calibrate('sarcasm', dir)
+if (options.calibrate) await calibrate('sarcasm', dir)

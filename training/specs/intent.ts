@@ -19,6 +19,7 @@ import { intentSources, intentValidation, newIntentSources, newIntentValidation 
 import { hamIntent, promoOrScam } from './intent-weak-labels.js'
 import { MIXED, only } from './sentiment-emotion.js'
 import type { OpSpec } from './op-spec.js'
+import { options } from '../options.js'
 
 const GO = { gratitude: 15, admiration: 0 }
 const cut = (t: string, n = 400) => t.replace(/\s+/g, ' ').slice(0, n)
@@ -120,7 +121,7 @@ export const intent: OpSpec = {
     const train = weighDomains([
       { domain: 'news', rows: headlinesNews.train },
       { domain: 'articles', rows: articles.train },
-      { domain: 'leads', rows: withoutOverlap(leads, news.val), share: Number(process.env.INTENT_LEADS ?? 0.5) },
+      { domain: 'leads', rows: withoutOverlap(leads, news.val), share: options.intentLeads },
       { domain: 'queries', rows: query.train },
       { domain: 'sms', rows: sms.train },
       { domain: 'email', rows: mail },

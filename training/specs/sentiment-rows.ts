@@ -5,6 +5,7 @@ import { clinc, semevalSentiment, trec, withoutOverlap, type Labelled } from '..
 import { absaSentences, amazonAlexa, customerReviews, multiDomainReviews, snips, sst5 } from '../readers/domains.js'
 import { liuNineProducts, sentimentMix } from '../readers/sentiment.js'
 import { dedupe } from '../trainers/mix.js'
+import { options } from '../options.js'
 
 /**
  * CLINC150 intents whose queries carry a feeling (thanks; a card lost, damaged, declined or blocked; lost
@@ -47,7 +48,7 @@ export function sentimentRows (held: Labelled[][], sstVal: Labelled[]): Sentimen
     ...held
   )
   // SENTIMENT_REQUESTS: their share of a domain (0: none; experiments)
-  const share = Number(process.env.SENTIMENT_REQUESTS ?? '0.25')
+  const share = options.sentimentRequests
   const requests =
     share > 0
       ? withoutOverlap(

@@ -17,6 +17,7 @@ import { dedupe, everyday, weighDomains } from '../trainers/mix.js'
 import type { OpSpec } from './op-spec.js'
 import { taxonomySources, taxonomyValidation } from './taxonomy-sets.js'
 import { iabTags, TAGS } from './taxonomy-tags.js'
+import { options } from '../options.js'
 
 /** each training set's labels as tags (labels not listed carry no tier-1 topic of their own and are left out) */
 export const MAPS = {
@@ -232,7 +233,7 @@ export const taxonomy: OpSpec = {
       {
         domain: 'reviews',
         rows: withoutOverlap([...topicReviews('train'), ...hotelReviews()], ...held),
-        share: Number(process.env.TAXONOMY_REVIEWS ?? 0.5)
+        share: options.taxonomyReviews
       },
       { domain: 'none', rows: sms.train, share: 0.5 }
     ])

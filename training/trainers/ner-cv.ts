@@ -18,8 +18,7 @@ import { evaluate, pool, type Prf } from './perceptron-tagger.js'
 import { fitWithGold } from './ner-fit.js'
 import type { NerOutput } from './ner-output.js'
 import { CV_ONLY, GRID, O_PENALTIES, log, show } from './ner-settings.js'
-
-const env = process.env
+import { options } from '../options.js'
 
 /**
  * Folds for cross-validation: the sentences of one source document (GermEval's "#" line) stay
@@ -216,13 +215,13 @@ export function crossValidate (
   if (folds.length !== gold.length) {
     throw new Error(`${cv.name}: ${folds.length} source lines for ${gold.length} sentences`)
   }
-  const epochs = Number(env.NER_EPOCHS ?? spec.epochs)
+  const epochs = options.nerEpochs ?? spec.epochs
   log(
     `ner ${lang}: ${silver.length} silver training sentences; ${gold.length} ${cv.name} sentences ` +
       `(x${cv.repeat} in training, x${cv.lexiconWeight} in the lexicon${cv.adapt ? ', target-domain weights' : ''}), ` +
       `${cv.folds}-fold cross-validation, ${epochs} epochs`
   )
-  const only = env.NER_CV_FOLDS?.split(',').map(Number)
+  const only = options.nerCvFolds
   const x: CvData = { lang, spec, cv, silver, gold, nouns, epochs, partial }
   const parts = runFolds(x, folds, only, t1)
   // a quick proxy for experiments: some folds only (NER_CV_FOLDS=1,2), before thresholds, nothing written

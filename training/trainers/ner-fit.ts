@@ -11,8 +11,7 @@ import { SEED, type CvSource } from '../readers/ner-sources.js'
 import { trainBagged } from './perceptron.js'
 import type { Encoded, Prf, Tagger } from './perceptron-tagger.js'
 import { BUCKETS, PARTIAL, log } from './ner-settings.js'
-
-const env = process.env
+import { options } from '../options.js'
 
 const freeOf = (words: string[], nouns?: NounForms): Uint8Array | undefined => {
   if (PARTIAL === '0') return undefined
@@ -46,7 +45,7 @@ function mentionCopies (
   nouns: NounForms | undefined,
   name: string
 ): Encoded[] {
-  const which = env.NER_DE_AUGPOOL ?? 'gold'
+  const which = options.nerDeAugpool
   const g = mentions(gold)
   const sv = mentions(silver.filter((_, i) => partial[i] === true))
   const pool = [0, 1, 2].map(k => [...(which !== 'silver' ? g[k]! : []), ...(which !== 'gold' ? sv[k]! : [])])
@@ -106,7 +105,7 @@ export function fitWithGold (
   for (let r = 1; r < cv.repeat; r++) tr.push(...goldEnc)
   // mention replacement: NER_DE_AUG copies of each gold sentence with its names swapped for others of
   // the same type from the gold sentences (NER_DE_AUGPOOL=gold), the German silver ones (silver) or both
-  const copies = Number(env.NER_DE_AUG ?? 0)
+  const copies = options.nerDeAug
   if (copies > 0 && cv.repeat > 0) tr.push(...mentionCopies(silver, gold, partial, copies, lex, nouns, name))
   const va = encode(heldOut, () => lex?.full, nouns)
   const { model, history } = trainBagged(

@@ -15,6 +15,7 @@ import {
 import { typeOf } from '../../lib/text/ner/labels.js'
 import { bbc, goemotions, semevalSentiment } from '../readers/data.js'
 import type { Sentence } from '../readers/ner.js'
+import { options } from '../options.js'
 
 export const FOLDS = 10
 
@@ -158,7 +159,7 @@ export async function nameLists (): Promise<NameLists<Set<string>>> {
     for (const w of strings(l.person?.first_name)) if (one(w)) first.add(w)
     for (const w of strings(l.person?.last_name)) if (one(w)) last.add(w)
   }
-  const minPop = Number(process.env.NER_NAMES_MINPOP ?? PLACE_MIN_POPULATION)
+  const minPop = options.nerNamesMinpop ?? PLACE_MIN_POPULATION
   for (const c of cities) if (c.population >= minPop) for (const w of [c.name, c.altName]) if (one(w)) place.add(w)
   for (const lang of ['de', 'en']) {
     countries.registerLocale(require(`i18n-iso-countries/langs/${lang}.json`))

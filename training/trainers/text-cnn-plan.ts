@@ -6,6 +6,7 @@ import type { CnnWeightsJson } from '../../lib/text/cnn/classifier.js'
 import type { PartsConfig } from '../../lib/text/cnn/parts.js'
 import type { FeatureConfig } from '../../lib/text/bag/features.js'
 import type { OpSpec } from '../specs/ops.js'
+import { cnnOptions } from '../options.js'
 
 export interface TextCnnPlan {
   op: string
@@ -42,7 +43,7 @@ export function standardPlan (op: string, spec: OpSpec, epochs: number, probes: 
   return {
     op,
     spec,
-    seed: Number(process.env[`${op.toUpperCase()}_SEED`] ?? spec.train.seed),
+    seed: cnnOptions(op).seed ?? spec.train.seed,
     bag,
     sequence: { maxChars: bag.maxChars, maxTokens: 128, oovBuckets: 8192 },
     mean: bag,

@@ -5,7 +5,8 @@
 // bias per label fitted on the calibration half of the validation rows and folded into the output layer, the model
 // saved with its manifest, validation figures (the served pass, not the trainer's) and leave-one-domain-out figures
 // (the trainer again without the domain). <OP>_TRAINER adds trainer options (experiments), <OP>_WORK moves the
-// work folder, <OP>_SKIP_TRAINER=1 reuses the trainings last made there (the trainer is deterministic).
+// work folder, <OP>_SKIP_TRAINER=1 reuses the trainings last made there (the trainer is deterministic); as flags
+// --<op>-trainer, --<op>-work, --<op>-skip-trainer (training/options.ts).
 // The plan is training/trainers/text-cnn-plan.ts, the temperature fit and the validation figures
 // training/trainers/text-cnn-validation.ts, the manifest training/trainers/text-cnn-manifest.ts.
 import { spawnSync } from 'node:child_process'
@@ -24,6 +25,7 @@ import { latest, versionOf } from '../readers/store.js'
 import { VECTORS, type TextCnnPlan, type Trained } from './text-cnn-plan.js'
 import { fitServed, scored } from './text-cnn-validation.js'
 import { manifestOf } from './text-cnn-manifest.js'
+import { cnnOptions, options } from '../options.js'
 
 const log = (s: string) => process.stderr.write(s + '\n')
 
@@ -81,14 +83,13 @@ interface Training {
 /** the plan's rows exported into `work`, and the trainer's runs on them */
 async function training (plan: TextCnnPlan, work: string, store: string, vectors: WordVectors): Promise<Training> {
   const { op, spec } = plan
-  const env = process.env
   const key = op.toUpperCase()
   const { data, domains, val, sets, start } = await exported(plan, work, vectors)
   const labels = spec.labels
   const L = labels.length
   const multi = spec.train.multiLabel === true
   const labelOf = (label: string) => (multi && label === 'NONE' ? -1 : labels.indexOf(label))
-  const extra = (env[`${key}_TRAINER`] ?? '').split(' ').filter(Boolean)
+  const extra = cnnOptions(op).trainer
   const base = [
     '--classes',
     String(L),
@@ -188,10 +189,9 @@ function leftOut (t: Training): ModelManifest['metrics'] {
 
 export async function trainTextCnn (plan: TextCnnPlan): Promise<void> {
   const { op } = plan
-  const env = process.env
   const store = join(import.meta.dirname, '..', '..', 'model-store')
   const vectors = await loadWordVectors(join(store, VECTORS))
-  const work = env[`${op.toUpperCase()}_WORK`] ?? join(import.meta.dirname, '..', 'data', `${op}-encoder`)
+  const work = cnnOptions(op).work ?? join(import.meta.dirname, '..', 'data', `${op}-encoder`)
   const t = await training(plan, work, store, vectors)
   const { data, domains, sets, L, multi, labelOf, logitsOf } = t
   const out = join(work, 'all')
@@ -205,7 +205,7 @@ export async function trainTextCnn (plan: TextCnnPlan): Promise<void> {
   const bin = withTemperatureOutput(readFileSync(join(out, 'weights.bin')), trained.tensors, T, bias)
   const cfg = servedConfig(plan, trained, multi)
   // a retrained model is a new version folder (TRAIN_OUT: elsewhere, for experiments)
-  const dir = env.TRAIN_OUT ?? join(store, op, String(latest(join(store, op)) + 1))
+  const dir = options.out ?? join(store, op, String(latest(join(store, op)) + 1))
   const served = (zz: number[]) => probsOf(multi)(zz.map((v, c) => v / T + (bias[c] as number)))
   await writeCnn(dir, cfg, bin, plan.probes, logitsOf(z, sets.length - 1).map(served))
 
@@ -219,13 +219,13 @@ export async function trainTextCnn (plan: TextCnnPlan): Promise<void> {
     L,
     multi
   )
-  if (env.TRAIN_LODO !== '0') metrics.push(...leftOut(t))
+  if (options.lodo) metrics.push(...leftOut(t))
   const args = [...t.base, ...t.extra].filter(Boolean).join(' ')
   const version = versionOf(dir)
   const manifest = { ...manifestOf(plan, trained, data, args, { T, bias }, metrics, vectors.dim), version }
   await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n')
   log(`wrote ${dir}`)
-  if (env.TRAIN_CALIBRATE !== '0') await calibrate(op, dir)
+  if (options.calibrate) await calibrate(op, dir)
 }
 
 /**
@@ -233,10 +233,10 @@ export async function trainTextCnn (plan: TextCnnPlan): Promise<void> {
  * <key>_SKIP_TRAINER=1 asks to reuse the trainings last made (the trainer is deterministic).
  */
 export function runTrainer (key: string, args: string[]): void {
-  const python = process.env.PYTHON ?? '/usr/bin/python3'
+  const python = options.python
   const all = [join(import.meta.dirname, 'text_cnn.py'), ...args]
   log(`  ${python} ${all.join(' ')}`)
-  if (process.env[`${key}_SKIP_TRAINER`] === '1') return
+  if (cnnOptions(key.toLowerCase()).skipTrainer) return
   const r = spawnSync(python, all, { stdio: 'inherit' })
   if (r.status !== 0) {
     throw new Error(

@@ -9,6 +9,7 @@ import { argmax, confusion } from './scores.js'
 import type { Labelled } from '../readers/data.js'
 import { saveClassifier } from './save-classifier.js'
 import { nextVersion } from '../readers/store.js'
+import { options } from '../options.js'
 
 export interface TextValidation {
   name: string
@@ -72,7 +73,7 @@ export function trainText (spec: TextModelSpec): Trained {
 
 /** Writes model-store/<op>/1 (or TRAIN_OUT): model.json, weights.bin, features.json, manifest.json. */
 export async function saveText (spec: TextModelSpec, trained: Trained): Promise<string> {
-  const dir = process.env.TRAIN_OUT ?? nextVersion(spec.op)
+  const dir = options.out ?? nextVersion(spec.op)
   const t = spec.train
   const f = spec.features
   const architecture =
