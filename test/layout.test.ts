@@ -42,9 +42,9 @@ t.test('no source file over 300 lines, no line over 120 columns', async t => {
   t.same(wide, [])
 })
 
-t.test('training/ holds its CLI and its options, its data notes and its folders only', async t => {
+t.test('training/ holds its CLI, its data notes and its folders only', async t => {
   const top = readdirSync(join(ROOT, 'training')).filter(n => !statSync(join(ROOT, 'training', n)).isDirectory())
-  t.same(top.sort(), ['DATA.md', 'options.ts', 'train.ts'])
+  t.same(top.sort(), ['DATA.md', 'train.ts'])
 })
 
 t.test('no experiment prose in NOTES constants', async t => {

@@ -7,13 +7,13 @@
 // (training/calibration/language.ts, also by calibrate <model>). similarity and sentiment-multilingual read the text
 // encoder (model-store/text-encoder): their trainers are training/heads/similarity.ts and training/heads/train.ts,
 // and each writes a new version folder. The flags (npm run train -- sentiment --epochs=8 --no-lodo) and the
-// environment variables they replace are training/options.ts, listed in docs/models/training-options.md.
+// environment variables they replace are training/readers/options.ts, listed in docs/models/training-options.md.
 import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import { calibrate, CALIBRATED } from './calibration/calibrate.js'
 import { calibrateLanguages, LANGUAGE_CALIBRATED } from './calibration/language.js'
 import { latest, STORE } from './readers/store.js'
-import { args, unknownFlags } from './options.js'
+import { args, unknownFlags } from './readers/options.js'
 
 if (unknownFlags.length > 0) {
   process.stderr.write(`unknown option ${unknownFlags.join(' ')} (the options: docs/models/training-options.md)\n`)

@@ -1,10 +1,10 @@
-// The training options (training/options.ts): their defaults are the values the recipes used before, an environment
-// variable and a flag each set one, a flag wins, a bad value names its option; eval's (eval/options.ts) alike; every
-// option is documented, and only the options files read the environment.
+// The training options (training/readers/options.ts): their defaults are the values the recipes used before, an
+// environment variable and a flag each set one, a flag wins, a bad value names its option; eval's (eval/options.ts)
+// alike; every option is documented, and only the options files read the environment.
 import t from 'tap'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import { CNN_OPS, TRAINING_FLAGS, trainingOptions } from '../../training/options.js'
+import { CNN_OPS, TRAINING_FLAGS, trainingOptions } from '../../training/readers/options.js'
 import { EVAL_FLAGS, evalOptions } from '../../eval/options.js'
 
 const ROOT = join(import.meta.dirname, '..', '..')
@@ -178,5 +178,5 @@ t.test('only the options files read the environment in training/ and eval/', asy
     .filter(f => readFileSync(f, 'utf8').includes('process.env'))
     .map(f => relative(ROOT, f))
     .sort()
-  t.strictSame(readers, ['eval/options.ts', 'training/options.ts'])
+  t.strictSame(readers, ['eval/options.ts', 'training/readers/options.ts'])
 })

@@ -31,7 +31,7 @@ import { loadSharedVectors } from '../../lib/text/words/vectors.js'
 import { partsCount } from '../../lib/text/cnn/parts.js'
 import { argmax, confusion, ece, eceFloor, fitInputCalibration, fitsTemperature } from '../trainers/scores.js'
 import { OPS, type OpSpec, type Validation } from '../specs/ops.js'
-import { options } from '../options.js'
+import { options } from '../readers/options.js'
 
 const METHOD =
   'temperature by input: logits / T(x) + a bias per label, log T(x) = a + b * (log(1 + tokens) - tokensCentre) ' +

@@ -15,7 +15,7 @@ import type { LoadedModel } from '../../lib/serving/loaded-model.js'
 import { recalibrateLanguage, toLogits, type LanguageCalibration } from '../../lib/text/calibration.js'
 import { ece, eceFloor, fitCalibration, fitsTemperature } from '../trainers/scores.js'
 import { umsab, UMSAB_LANGS, XED_POLARITY, xedRows, type LangRow } from '../readers/multilingual.js'
-import { options } from '../options.js'
+import { options } from '../readers/options.js'
 
 const METHOD =
   'temperature per language: the scores of a text in language l become softmax(log p / T[l]), ' +

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto'
 import { join, relative } from 'node:path'
 import { loadEncoder, type TextEncoder } from '../../lib/text/encoder/encoder.js'
 import { latest, STORE } from '../readers/store.js'
-import { options } from '../options.js'
+import { options } from '../readers/options.js'
 
 /** The encoder a head is trained on (HEAD_ENCODER, or model-store/text-encoder's highest version), its
  * folder, and the disk cache of its vectors. */

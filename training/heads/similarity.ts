@@ -8,7 +8,7 @@ import { cosine, mapped, type SimilarityMap } from '../../lib/text/heads/similar
 import { spearman, stsPairs, STS_DIR, STS_LICENCE } from '../readers/similarity.js'
 import { trainingEncoder } from './embed.js'
 import { latest, STORE } from '../readers/store.js'
-import { options } from '../options.js'
+import { options } from '../readers/options.js'
 
 const LANGS = ['en', 'de', 'es', 'nl']
 const log = (s: string): void => {

@@ -12,7 +12,7 @@ import { fitHead, type FitOptions } from './fit.js'
 import { trainingEncoder } from './embed.js'
 import { latest, STORE } from '../readers/store.js'
 import { languageData, languageWeights, type LanguageData } from './languages.js'
-import { args, options } from '../options.js'
+import { args, options } from '../readers/options.js'
 
 const log = (s: string): void => {
   process.stderr.write(s + '\n')

@@ -1,6 +1,7 @@
-// Options from a command line and an environment, by a table of them (training/options.ts, eval/options.ts): each
-// option from its flag (--name=value or --name value; an on/off one --name, --no-name or --name=0|1), else its
-// environment variable (an empty one counts as unset), else its default; a bad value is an OptionError naming it.
+// Options from a command line and an environment, by a table of them (training/readers/options.ts,
+// eval/options.ts): each option from its flag (--name=value or --name value; an on/off one --name, --no-name or
+// --name=0|1), else its environment variable (an empty one counts as unset), else its default; a bad value is an
+// OptionError naming it.
 
 /** an environment: variable names to values, as node gives them */
 export type Env = Record<string, string | undefined>

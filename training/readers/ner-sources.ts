@@ -13,7 +13,7 @@ import {
   type Sentence
 } from './ner.js'
 import { caseVariants, clearCommonNouns } from './ner-transforms.js'
-import { options } from '../options.js'
+import { options } from './options.js'
 
 /** the seed of every random choice of NER training */
 export const SEED = 20141

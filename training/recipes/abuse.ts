@@ -28,7 +28,7 @@ import { abuseSpec, calibrate } from '../calibration/calibrate.js'
 import { argmax, confusion, macroF1 } from '../trainers/scores.js'
 import { ABUSE, hate, hateVal, olid, olidVal, ordinary, ordinaryVal } from '../specs/abuse.js'
 import { nextVersion, versionOf } from '../readers/store.js'
-import { args, options } from '../options.js'
+import { args, options } from '../readers/options.js'
 
 /** the shared word-vector table, a folder below model-store (weights.json names it for serving) */
 const VECTORS = 'word-vectors/1'

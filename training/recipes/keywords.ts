@@ -25,7 +25,7 @@ import { rng } from '../trainers/sparse-sgd.js'
 import { TERMEX, posTables, termexF1 } from '../trainers/keywords-pos.js'
 import { scorer, validator } from '../trainers/keywords-scorer.js'
 import { nextVersion, versionOf } from '../readers/store.js'
-import { options } from '../options.js'
+import { options } from '../readers/options.js'
 
 const SEED = 11
 const FOLDS = 5

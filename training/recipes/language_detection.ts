@@ -30,7 +30,7 @@ import { predictAll, saveModel } from '../trainers/embedding-bag.js'
 import { isValidation, UMSAB_LANGS, xed } from '../readers/multilingual.js'
 import { latinLabel as label, latinRefinerData, SUBTITLED } from '../readers/latin-refiner.js'
 import { nextVersion, versionOf } from '../readers/store.js'
-import { options } from '../options.js'
+import { options } from '../readers/options.js'
 
 const cfg: FeatureConfig = {
   buckets: 1 << 15,

@@ -21,7 +21,7 @@ import {
   type LangRow
 } from '../readers/multilingual.js'
 import { nextVersion, versionOf } from '../readers/store.js'
-import { args, options } from '../options.js'
+import { args, options } from '../readers/options.js'
 
 interface Spec {
   labels: string[]

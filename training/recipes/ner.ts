@@ -40,7 +40,7 @@ import { encode } from '../trainers/ner-fit.js'
 import { crossValidate } from '../trainers/ner-cv.js'
 import { NerOutput } from '../trainers/ner-output.js'
 import { nextVersion, versionOf } from '../readers/store.js'
-import { options } from '../options.js'
+import { options } from '../readers/options.js'
 
 const t0 = performance.now()
 

@@ -29,7 +29,7 @@ import { calibrate } from '../calibration/calibrate.js'
 import { readNotes } from '../readers/notes.js'
 import { sarcasmManifest } from '../trainers/sarcasm-manifest.js'
 import { nextVersion, versionOf } from '../readers/store.js'
-import { options } from '../options.js'
+import { options } from '../readers/options.js'
 
 const VECTORS = 'word-vectors/1'
 /** the n-gram bag's features: those of the fastText-style model before (word unigrams and bigrams) */

@@ -17,7 +17,7 @@ import { fitTemperatureOn } from '../calibration/temperature.js'
 import type { TextModelSpec, TextValidation } from '../trainers/text-model.js'
 import { readNotes } from '../readers/notes.js'
 import { nextVersion } from '../readers/store.js'
-import { args, options } from '../options.js'
+import { args, options } from '../readers/options.js'
 
 const unescape = (s: string) =>
   s

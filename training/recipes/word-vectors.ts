@@ -6,7 +6,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { nextVersion, versionOf } from '../readers/store.js'
-import { options } from '../options.js'
+import { options } from '../readers/options.js'
 
 const WORDS = options.vectorWords
 const SIF_A = 1e-3

@@ -19,7 +19,7 @@ import { intentSources, intentValidation, newIntentSources, newIntentValidation 
 import { hamIntent, promoOrScam } from './intent-weak-labels.js'
 import { MIXED, only } from './sentiment-emotion.js'
 import type { OpSpec } from './op-spec.js'
-import { options } from '../options.js'
+import { options } from '../readers/options.js'
 
 const GO = { gratitude: 15, admiration: 0 }
 const cut = (t: string, n = 400) => t.replace(/\s+/g, ' ').slice(0, n)

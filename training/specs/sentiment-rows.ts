@@ -5,7 +5,7 @@ import { clinc, semevalSentiment, trec, withoutOverlap, type Labelled } from '..
 import { absaSentences, amazonAlexa, customerReviews, multiDomainReviews, snips, sst5 } from '../readers/domains.js'
 import { liuNineProducts, sentimentMix } from '../readers/sentiment.js'
 import { dedupe } from '../trainers/mix.js'
-import { options } from '../options.js'
+import { options } from '../readers/options.js'
 
 /**
  * CLINC150 intents whose queries carry a feeling (thanks; a card lost, damaged, declined or blocked; lost

@@ -17,7 +17,7 @@ import { dedupe, everyday, weighDomains } from '../trainers/mix.js'
 import type { OpSpec } from './op-spec.js'
 import { taxonomySources, taxonomyValidation } from './taxonomy-sets.js'
 import { iabTags, TAGS } from './taxonomy-tags.js'
-import { options } from '../options.js'
+import { options } from '../readers/options.js'
 
 /** each training set's labels as tags (labels not listed carry no tier-1 topic of their own and are left out) */
 export const MAPS = {

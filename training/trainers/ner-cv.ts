@@ -18,7 +18,7 @@ import { evaluate, pool, type Prf } from './perceptron-tagger.js'
 import { fitWithGold } from './ner-fit.js'
 import type { NerOutput } from './ner-output.js'
 import { CV_ONLY, GRID, O_PENALTIES, log, show } from './ner-settings.js'
-import { options } from '../options.js'
+import { options } from '../readers/options.js'
 
 /**
  * Folds for cross-validation: the sentences of one source document (GermEval's "#" line) stay

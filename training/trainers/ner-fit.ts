@@ -11,7 +11,7 @@ import { SEED, type CvSource } from '../readers/ner-sources.js'
 import { trainBagged } from './perceptron.js'
 import type { Encoded, Prf, Tagger } from './perceptron-tagger.js'
 import { BUCKETS, PARTIAL, log } from './ner-settings.js'
-import { options } from '../options.js'
+import { options } from '../readers/options.js'
 
 const freeOf = (words: string[], nouns?: NounForms): Uint8Array | undefined => {
   if (PARTIAL === '0') return undefined

@@ -15,7 +15,7 @@ import {
 import { typeOf } from '../../lib/text/ner/labels.js'
 import { bbc, goemotions, semevalSentiment } from '../readers/data.js'
 import type { Sentence } from '../readers/ner.js'
-import { options } from '../options.js'
+import { options } from '../readers/options.js'
 
 export const FOLDS = 10
 

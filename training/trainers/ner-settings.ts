@@ -2,7 +2,7 @@
 // cross-validation only, the threshold grid, the O penalties and partial labels tried (environment
 // overrides for experiments), and the training log.
 import type { Prf } from './perceptron-tagger.js'
-import { options } from '../options.js'
+import { options } from '../readers/options.js'
 
 export const BUCKETS = options.nerBuckets
 export const log = (s: string) => process.stderr.write(s + '\n')

@@ -6,7 +6,7 @@ import type { CnnWeightsJson } from '../../lib/text/cnn/classifier.js'
 import type { PartsConfig } from '../../lib/text/cnn/parts.js'
 import type { FeatureConfig } from '../../lib/text/bag/features.js'
 import type { OpSpec } from '../specs/ops.js'
-import { cnnOptions } from '../options.js'
+import { cnnOptions } from '../readers/options.js'
 
 export interface TextCnnPlan {
   op: string

@@ -6,7 +6,7 @@
 // saved with its manifest, validation figures (the served pass, not the trainer's) and leave-one-domain-out figures
 // (the trainer again without the domain). <OP>_TRAINER adds trainer options (experiments), <OP>_WORK moves the
 // work folder, <OP>_SKIP_TRAINER=1 reuses the trainings last made there (the trainer is deterministic); as flags
-// --<op>-trainer, --<op>-work, --<op>-skip-trainer (training/options.ts).
+// --<op>-trainer, --<op>-work, --<op>-skip-trainer (training/readers/options.ts).
 // The plan is training/trainers/text-cnn-plan.ts, the temperature fit and the validation figures
 // training/trainers/text-cnn-validation.ts, the manifest training/trainers/text-cnn-manifest.ts.
 import { spawnSync } from 'node:child_process'
@@ -25,7 +25,7 @@ import { latest, versionOf } from '../readers/store.js'
 import { VECTORS, type TextCnnPlan, type Trained } from './text-cnn-plan.js'
 import { fitServed, scored } from './text-cnn-validation.js'
 import { manifestOf } from './text-cnn-manifest.js'
-import { cnnOptions, options } from '../options.js'
+import { cnnOptions, options } from '../readers/options.js'
 
 const log = (s: string) => process.stderr.write(s + '\n')
 

@@ -9,7 +9,7 @@ import { argmax, confusion } from './scores.js'
 import type { Labelled } from '../readers/data.js'
 import { saveClassifier } from './save-classifier.js'
 import { nextVersion } from '../readers/store.js'
-import { options } from '../options.js'
+import { options } from '../readers/options.js'
 
 export interface TextValidation {
   name: string

@@ -22,7 +22,7 @@ import {
   type Env,
   type Read,
   type Table
-} from './readers/flags.js'
+} from './flags.js'
 
 /** the options of one word-order classifier's trainer runs (training/trainers/text-cnn.ts, abuse, sarcasm) */
 export interface CnnOpOptions {
