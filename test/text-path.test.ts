@@ -1,5 +1,5 @@
 // The files a request's text crosses between the route and the model and back, as the V8 profiler sees them run
-// during one emotion request in German (detected, routed to the multilingual model, calibrated for German):
+// during one sarcasm request in German (detected, answered by the English model as SPEC section 8 says):
 // every file whose code ran, less the request's infrastructure (hooks, keys, quotas, deadlines) and the models'
 // own folders. The text workers run in other threads, which this profiler does not see: the path through them is
 // what the main thread runs with workers, and what routing runs without them, and the worker itself.
@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify'
 import { buildWithRealModels, KEY } from './helper.js'
 
 const ROOT = join(import.meta.dirname, '..')
-const MODELS = ['emotion', 'emotion-multilingual', 'language_detection', 'word-vectors']
+const MODELS = ['sarcasm', 'language_detection', 'word-vectors']
 const TEXT = 'Ich habe solche Angst vor der Prüfung morgen, ich kann nicht schlafen'
 /** the request's infrastructure (hooks, keys, quotas, deadlines; the body's field shapes and lang_code checked
  * before validation: lib/fields.ts, lib/http/routes.ts), and the models' own code */
@@ -28,7 +28,7 @@ const NOT_THE_PATH = [
 
 /** The files of the project whose code ran during one request (after one to warm up). */
 async function filesRun (t: Test, app: FastifyInstance): Promise<string[]> {
-  const ask = () => app.inject({ method: 'POST', url: '/v4/emotion', payload: { api_key: KEY, text: TEXT } })
+  const ask = () => app.inject({ method: 'POST', url: '/v4/sarcasm', payload: { api_key: KEY, text: TEXT } })
   const session = new Session()
   session.connect()
   await session.post('Profiler.enable')
@@ -40,7 +40,7 @@ async function filesRun (t: Test, app: FastifyInstance): Promise<string[]> {
   await session.post('Profiler.stopPreciseCoverage')
   session.disconnect()
   t.equal(res.statusCode, 200)
-  t.match(res.json(), { lang_code: 'de', lang_source: 'detected' })
+  t.equal(res.headers['content-language'], 'en', 'German, answered as English: sarcasm serves English only')
   return result
     .filter(f => f.url.startsWith('file:') && !f.url.includes('/node_modules/'))
     .filter(f => f.functions.some(fn => fn.ranges.some(r => r.count > 0)))
@@ -52,7 +52,7 @@ const onPath = (files: string[]) => files.filter(f => !NOT_THE_PATH.some(p => p.
 t.test('a text crosses at most 10 files from its route to the model and back', async t => {
   const onMain = onPath(await filesRun(t, await buildWithRealModels(t, MODELS, { env: { TEXT_WORKERS: '0' } })))
   const toWorkers = onPath(await filesRun(t, await buildWithRealModels(t, MODELS, { env: { TEXT_WORKERS: '1' } })))
-  for (const f of ['plugins/ops/emotion.ts', 'lib/http/text-operation.ts', 'lib/text/routing.ts']) {
+  for (const f of ['plugins/ops/sarcasm.ts', 'lib/http/text-operation.ts', 'lib/text/routing.ts']) {
     t.ok(onMain.includes(f), `${f} ran (the probe sees the path)`)
   }
   t.ok(toWorkers.includes('lib/text/pool/pool.ts'), 'with workers, the text went to the pool')

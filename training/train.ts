@@ -4,10 +4,11 @@
 // training/trainers/text-cnn.ts: a temperature fitted on half of the validation rows, leave-one-domain-out runs
 // unless --no-lodo, then, unless --no-calibrate, the calibration by input (training/calibration/calibrate.ts;
 // alone: npm run train -- calibrate <model>). The multilingual models get a temperature per language instead
-// (training/calibration/language.ts, also by calibrate <model>). similarity and sentiment-multilingual read the text
-// encoder (model-store/text-encoder): their trainers are training/heads/similarity.ts and training/heads/train.ts,
-// and each writes a new version folder. The flags (npm run train -- sentiment --epochs=8 --no-lodo) and the
-// environment variables they replace are training/readers/options.ts, listed in docs/models/training-options.md.
+// (training/calibration/language.ts, also by calibrate <model>). similarity, sentiment-multilingual and
+// emotion-multilingual read the text encoder (model-store/text-encoder): their trainers are
+// training/heads/similarity.ts and training/heads/train.ts, and each writes a new version folder. The flags
+// (npm run train -- sentiment --epochs=8 --no-lodo) and the environment variables they replace are
+// training/readers/options.ts, listed in docs/models/training-options.md.
 import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import { calibrate, CALIBRATED } from './calibration/calibrate.js'
@@ -70,8 +71,10 @@ if (op === undefined || !MODELS.includes(op)) {
   process.exit(2)
 }
 // the models on the text encoder: a head's trainer (training/heads/)
+// the heads named after another op's spec (training/heads/train.ts SPEC_OF)
+const ON_SPEC_OF = ['sentiment-multilingual', 'emotion-multilingual']
 if (op === 'similarity') await (await import('./heads/similarity.js')).main()
-else if (op === 'sentiment-multilingual') await (await import('./heads/train.js')).trainNamed(op)
+else if (ON_SPEC_OF.includes(op)) await (await import('./heads/train.js')).trainNamed(op)
 else if (op === 'ner-multilingual') nerHead()
 else if (op === 'sentiment-blend') await (await import('./heads/blend.js')).trainBlend(op)
 else await import(`./recipes/${op}.ts`)

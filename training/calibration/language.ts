@@ -4,8 +4,8 @@
 // model's served scores for the calibration half of that language's validation rows
 // (training/trainers/scores.ts fitsTemperature), on top of the one temperature all languages share in its
 // weights. The other half reports the expected calibration error before and after. A temperature
-// changes no top label, so the macro-F1 figures stay as they are. training/recipes/multilingual.ts runs it
-// after training as well. CALIBRATE_DRY=1 prints the figures and writes nothing.
+// changes no top label, so the macro-F1 figures stay as they are. --calibrate-dry prints the figures and
+// writes nothing.
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { getTf } from '../../lib/runtime/tf.js'
@@ -14,25 +14,28 @@ import { loaderOfClassifier } from '../../lib/text/classifier-kinds.js'
 import type { LoadedModel } from '../../lib/serving/loaded-model.js'
 import { recalibrateLanguage, toLogits, type LanguageCalibration } from '../../lib/text/calibration.js'
 import { ece, eceFloor, fitCalibration, fitsTemperature } from '../trainers/scores.js'
-import { umsab, UMSAB_LANGS, XED_POLARITY, xedRows, type LangRow } from '../readers/multilingual.js'
+import {
+  umsab,
+  UMSAB_LANGS,
+  XED_EMOTION,
+  XED_POLARITY,
+  XED_SPLIT_LANGS,
+  xedRows,
+  type LangRow
+} from '../readers/multilingual.js'
 import { options } from '../readers/options.js'
 
 const METHOD =
   'temperature per language: the scores of a text in language l become softmax(log p / T[l]), ' +
   'on top of the temperature in the weights'
 
-/**
- * each multilingual model's validation rows by language, as training/recipes/multilingual.ts scores them.
- * emotion-multilingual is not among them: its six temperatures (es 1.15, de 0.75, fr 1.19, it 0.98,
- * pt 1.06, nl 0.91) moved its per-language ECE from 0.062, 0.059, 0.058, 0.074, 0.055, 0.063 to 0.057,
- * 0.065, 0.062, 0.081, 0.072, 0.037 (2026-11-27): no better than one temperature for all, whose
- * figures are already about what a calibrated model shows on so few rows
- */
+/** each multilingual head's validation rows by language (training/heads/languages.ts) */
 export const LANGUAGE_CALIBRATED: Record<string, () => Record<string, LangRow[]>> = {
   'sentiment-multilingual': () => ({
     ...Object.fromEntries(Object.keys(UMSAB_LANGS).map(l => [l, umsab(l, 'val')])),
     nl: xedRows('nl', XED_POLARITY, 'val')
-  })
+  }),
+  'emotion-multilingual': () => Object.fromEntries(XED_SPLIT_LANGS.map(l => [l, xedRows(l, XED_EMOTION, 'val')]))
 }
 
 const r4 = (x: number) => Number(x.toFixed(4))

@@ -164,7 +164,10 @@ function writeHead (op: string, spec: OpSpec, fit: FitOptions, r: Trained): stri
 }
 
 /** Heads trained on another op's spec: the multilingual sentiment head reads sentiment's rows too. */
-export const SPEC_OF: Record<string, string> = { 'sentiment-multilingual': 'sentiment' }
+export const SPEC_OF: Record<string, string> = {
+  'sentiment-multilingual': 'sentiment',
+  'emotion-multilingual': 'emotion'
+}
 
 /** Trains the head of a model by its name, with the options of HEAD_* in the environment. */
 export async function trainNamed (name: string): Promise<string> {

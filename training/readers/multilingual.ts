@@ -1,4 +1,4 @@
-// Data for the non-English sentiment and emotion models (training/recipes/multilingual.ts).
+// Data for the non-English sentiment and emotion heads (training/heads/languages.ts) and the language refiners.
 // UMSAB tweets come from ../shared/datasets; XED subtitle lines are fetched from GitHub into
 // training/data/xed/ (not committed; see training/DATA.md for the commit and how to fetch them).
 import { existsSync, readFileSync } from 'node:fs'

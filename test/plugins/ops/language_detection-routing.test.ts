@@ -117,13 +117,16 @@ t.test(
   async t => {
     const inWorkers = await buildWithRealModels(t, routed, { env: { TEXT_WORKERS: '1' } })
     const onMain = await buildWithRealModels(t, routed, { env: { TEXT_WORKERS: '0' } })
-    const emotionModels = ['emotion', 'emotion-multilingual']
-    t.ok(inWorkers.models.routesInWorkers(emotionModels), 'the workers route')
+    t.ok(inWorkers.models.routesInWorkers(['sarcasm']), 'the workers route sarcasm')
     t.ok(inWorkers.models.textPool?.detects, 'the workers detect')
-    t.notOk(onMain.models.routesInWorkers(emotionModels), 'no workers: routing on the main thread')
-    // multilingual sentiment is a head on the text encoder, on the main thread: sentiment detects there
-    const sentimentModels = ['sentiment', 'sentiment-multilingual']
-    t.notOk(inWorkers.models.routesInWorkers(sentimentModels), 'sentiment routes on the main thread')
+    t.notOk(onMain.models.routesInWorkers(['sarcasm']), 'no workers: routing on the main thread')
+    // multilingual sentiment and emotion are heads on the text encoder, on the main thread: they route there
+    for (const models of [
+      ['sentiment', 'sentiment-multilingual'],
+      ['emotion', 'emotion-multilingual']
+    ]) {
+      t.notOk(inWorkers.models.routesInWorkers(models), `${models[0]} routes on the main thread`)
+    }
     const texts = [
       'great phone, love it',
       'ok',

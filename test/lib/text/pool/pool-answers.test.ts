@@ -89,7 +89,7 @@ t.test(
   }
 )
 
-const SHARED_MODELS = ['sentiment', 'emotion-multilingual', 'ner', 'custom_classifier', 'word-vectors']
+const SHARED_MODELS = ['sentiment', 'target_sentiment', 'ner', 'custom_classifier', 'word-vectors']
 const sharedTitle =
   'embedding tables, text-cnn weights, word vectors and NER weights: one copy per process, ' +
   'read by every worker, the same answers'
@@ -110,7 +110,7 @@ t.test(sharedTitle, { skip: SHARED_MODELS.every(hasRealModel) ? false : 'models 
   const { pooled, main } = await registries(t, store)
   const arrays = [
     ['sentiment', 'weights'],
-    ['emotion-multilingual', 'embeddings.float16'],
+    ['target_sentiment', 'embeddings.float16'],
     ['word-vectors', 'vectors'],
     ['word-vectors', 'vocab.slots'],
     ['ner', 'weights']
@@ -132,7 +132,7 @@ t.test(sharedTitle, { skip: SHARED_MODELS.every(hasRealModel) ? false : 'models 
       ['en', 'de'].map(lang => ({ text, lang }))
     ),
     sentiment: texts,
-    'emotion-multilingual': texts,
+    target_sentiment: texts,
     custom_classifier: texts.map(text => ({
       text,
       labels: [
