@@ -3,7 +3,8 @@
 // manifest (calibration.byLanguage), with no retraining: one temperature per language, on the
 // model's served scores for the calibration half of that language's validation rows
 // (training/trainers/scores.ts fitsTemperature), on top of the one temperature all languages share in its
-// weights. The other half reports the expected calibration error before and after. A temperature
+// weights. A language whose own fit is within noise of 1 gets the temperature fitted on all such languages'
+// rows together. The other half reports the expected calibration error before and after. A temperature
 // changes no top label, so the macro-F1 figures stay as they are. --calibrate-dry prints the figures and
 // writes nothing.
 import { readFile, writeFile } from 'node:fs/promises'
@@ -13,7 +14,7 @@ import type { ModelManifest } from '../../schemas/model-manifest.js'
 import { loaderOfClassifier } from '../../lib/text/classifier-kinds.js'
 import type { LoadedModel } from '../../lib/serving/loaded-model.js'
 import { recalibrateLanguage, toLogits, type LanguageCalibration } from '../../lib/text/calibration.js'
-import { ece, eceFloor, fitCalibration, fitsTemperature } from '../trainers/scores.js'
+import { argmax, ece, eceFloor, eceOf, fitCalibration, fitsTemperature } from '../trainers/scores.js'
 import {
   umsab,
   UMSAB_LANGS,
@@ -39,11 +40,15 @@ export const LANGUAGE_CALIBRATED: Record<string, () => Record<string, LangRow[]>
 }
 
 const r4 = (x: number) => Number(x.toFixed(4))
-// a language whose fitted temperature is within this factor of 1 keeps the shared one: on the 150-300
-// rows of a language's fitting half such a difference is within noise (sentiment-multilingual v2,
-// 2026-12-02: de, es, fr, it fitted 0.71-1.11 and their held halves got worse; hi 26.7 and nl 1.92
-// better), chosen after seeing those figures
+// a language whose fitted temperature is within this factor of 1 is fitted together with the other such
+// languages: on the 150-300 rows of a language's fitting half such a difference is within noise
+// (sentiment-multilingual v2, 2026-12-02: de, es, fr, it fitted 0.71-1.11 and their held halves got worse;
+// hi 26.7 and nl 1.92 better), chosen after seeing those figures
 const KEEP_WITHIN = 1.5
+
+type Half = { lang: string; before: number[][]; gold: number[] }
+/** the fitting rows of the languages that keep no temperature of their own, each language weighing alike */
+type Shared = { logits: number[][]; gold: number[]; weights: number[]; langs: string[] }
 
 export async function calibrateLanguages (
   op: string,
@@ -63,53 +68,116 @@ export async function calibrateLanguages (
   const served = { ...manifest, calibration: rest } as ModelManifest
   const load = loaderOfClassifier(manifest.kind)
   const model = (await load(dir, served, tf, { imageMaxPixels: 0 })) as LoadedModel<string, number[]>
-  const multi = false
   const index = new Map(manifest.labels.map((l, i) => [l, i]))
   const temperature: Record<string, number> = {}
-  const halves: Array<{ lang: string; before: number[][]; gold: number[] }> = []
+  const halves: Half[] = []
+  const shared: Shared = { logits: [], gold: [], weights: [], langs: [] }
   let fitted = 0
   for (const [lang, rows] of Object.entries(validation())) {
     const probs = await model.predict(rows.map(r => r.text))
     const gold = rows.map(r => index.get(r.label) ?? -1)
     const fit = rows.map((_, i) => i).filter(i => fitsTemperature(rows[i]!.text) && gold[i]! >= 0)
-    const f = fitCalibration(
-      fit.map(i => toLogits(probs[i]!, multi)),
-      fit.map(i => gold[i]!),
-      multi,
-      undefined,
-      false
-    )
-    const kept = Math.abs(Math.log(f.temperature)) >= Math.log(KEEP_WITHIN)
-    if (kept) temperature[lang] = r4(f.temperature)
-    else log(`  ${lang}: fitted T ${r4(f.temperature)}, within ${KEEP_WITHIN}x of the shared temperature: not kept`)
+    const logits = fit.map(i => toLogits(probs[i]!, false))
+    const f = fitCalibration(logits, fit.map(i => gold[i]!), false, undefined, false)
+    if (Math.abs(Math.log(f.temperature)) >= Math.log(KEEP_WITHIN)) temperature[lang] = r4(f.temperature)
+    else {
+      log(`  ${lang}: fitted T ${r4(f.temperature)}, within ${KEEP_WITHIN}x of 1: fitted with the others`)
+      shared.logits.push(...logits)
+      shared.gold.push(...fit.map(i => gold[i]!))
+      shared.weights.push(...fit.map(() => 1 / fit.length))
+      shared.langs.push(lang)
+    }
     fitted += fit.length
     const held = rows.map((_, i) => i).filter(i => !fitsTemperature(rows[i]!.text) && gold[i]! >= 0)
     halves.push({ lang, before: held.map(i => probs[i]!), gold: held.map(i => gold[i]!) })
   }
   model.dispose()
+  const sharedBy = fitShared(shared, log)
   const params: LanguageCalibration = {
     method: METHOD,
-    temperature,
-    multiLabel: multi,
+    temperature: { ...temperature, ...sharedBy },
+    multiLabel: false,
     fitted: [
       `npm run train -- calibrate ${op}: ${fitted} rows,`,
       "the half of each language's validation rows picked by training/trainers/scores.ts fitsTemperature;",
       'for each language alone, Adam on the negative log-likelihood, no bias per label;',
-      `kept where at least ${KEEP_WITHIN}x from 1`
+      `kept where at least ${KEEP_WITHIN}x from 1;`,
+      'the other languages share one, fitted on their rows together (each language weighing alike),',
+      'kept where, fitted on every other row, it lowers the negative log-likelihood of the rest both ways round'
     ].join(' ')
   }
-  for (const h of halves) {
-    const after = recalibrateLanguage(h.before, h.lang, params)
-    const floor = eceFloor(after.map(p => Math.max(...p)))
-    if (temperature[h.lang] === undefined) continue
-    log(
-      `  ${h.lang}: T ${temperature[h.lang]}; ECE ${ece(h.before, h.gold).toFixed(4)} -> ` +
-        `${ece(after, h.gold).toFixed(4)} (${h.gold.length} rows; a calibrated model's on as many: ${floor.toFixed(4)})`
-    )
-  }
+  report(halves, params, { ...params, temperature }, log)
   if (options.calibrateDry) return params
   manifest.calibration = { ...rest, byLanguage: params }
   await writeFile(path, JSON.stringify(manifest, null, 2) + '\n')
   log(`wrote the calibration by language into ${op}'s manifest`)
   return params
+}
+
+/**
+ * The temperature the languages within noise of 1 share, by language. It is kept only where it also helps
+ * across folds of those rows: fitted on every other row, it lowers the negative log-likelihood of the rest,
+ * both ways round.
+ */
+function fitShared (shared: Shared, log: (s: string) => void): Record<string, number> {
+  if (shared.langs.length === 0) return {}
+  const fit = (keep: (i: number) => boolean) => {
+    const rows = shared.gold.map((_, i) => i).filter(keep)
+    const pick = <T>(xs: T[]) => rows.map(i => xs[i]!)
+    return fitCalibration(pick(shared.logits), pick(shared.gold), false, pick(shared.weights), false).temperature
+  }
+  const odd = (i: number) => i % 2 === 1
+  const helps = (t: number, rows: (i: number) => boolean) => nll(shared, t, rows) < nll(shared, 1, rows)
+  const crossed = helps(fit(i => !odd(i)), odd) && helps(fit(odd), i => !odd(i))
+  const T = r4(fit(() => true))
+  const langs = shared.langs.join(', ')
+  const rows = shared.gold.length
+  log(`  ${langs}: one temperature fitted on their ${rows} rows together: ${T}${crossed ? '' : ', not kept'}`)
+  return crossed ? Object.fromEntries(shared.langs.map(l => [l, T])) : {}
+}
+
+/** The weighted negative log-likelihood of the chosen shared rows under temperature t. */
+function nll (shared: Shared, t: number, keep: (i: number) => boolean): number {
+  let total = 0
+  shared.logits.forEach((z, i) => {
+    if (!keep(i)) return
+    const top = Math.max(...z)
+    const sum = z.reduce((a, x) => a + Math.exp((x - top) / t), 0)
+    total -= shared.weights[i]! * ((z[shared.gold[i]!]! - top) / t - Math.log(sum))
+  })
+  return total
+}
+
+/** Each language's held half before and after, and all of them pooled (also with the own temperatures only). */
+function report (halves: Half[], params: LanguageCalibration, own: LanguageCalibration, log: (s: string) => void) {
+  for (const h of halves) {
+    const after = recalibrateLanguage(h.before, h.lang, params)
+    const floor = eceFloor(after.map(p => Math.max(...p)))
+    if (params.temperature[h.lang] === undefined) continue
+    log(
+      `  ${h.lang}: T ${params.temperature[h.lang]}; ECE ${ece(h.before, h.gold).toFixed(4)} -> ` +
+        `${ece(after, h.gold).toFixed(4)} (${h.gold.length} rows; a calibrated model's on as many: ${floor.toFixed(4)})`
+    )
+  }
+  const pooled = (p: LanguageCalibration | undefined) =>
+    pooledEce(halves, h => recalibrateLanguage(h.before, h.lang, p))
+  log(
+    `  pooled, each language weighing alike: ECE ${pooled(undefined)} -> ${pooled(params)}` +
+      ` (with the own temperatures only: ${pooled(own)})`
+  )
+}
+
+/** The expected calibration error of every language's held half together, each language weighing alike. */
+function pooledEce (halves: Half[], scores: (h: Half) => number[][]): string {
+  const conf: number[] = []
+  const right: boolean[] = []
+  const weights: number[] = []
+  for (const h of halves) {
+    scores(h).forEach((p, i) => {
+      conf.push(Math.max(...p))
+      right.push(argmax(p) === h.gold[i])
+      weights.push(1 / h.gold.length)
+    })
+  }
+  return eceOf(conf, right, 15, weights).toFixed(4)
 }
