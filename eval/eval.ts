@@ -23,6 +23,7 @@ import { everydayMarkdown, isEveryday, type Answer } from './everyday.js'
 import { everyday } from '../training/trainers/mix.js'
 import { languageData } from '../training/heads/languages.js'
 import { blendOf } from '../lib/text/heads/blend.js'
+import { SPEC_OF } from '../training/heads/train.js'
 
 const only = process.argv[2]
 // `npm run eval -- everyday`: only the everyday sets of every classifier, to rewrite eval/everyday.md
@@ -50,7 +51,9 @@ for (const info of await scanStore(store)) {
     rows.push(...(await evaluateOtherOp(info, tf, s => process.stderr.write(s + '\n'))))
     continue
   }
-  const spec = OPS[info.name] ?? OPS[blendOf(info.manifest)?.op ?? '']
+  // a blend, or an English head named after another op's spec (intent-head), is scored on that op's sets
+  const headOf = info.manifest.languages.includes('en') ? SPEC_OF[info.name] : undefined
+  const spec = OPS[info.name] ?? OPS[blendOf(info.manifest)?.op ?? ''] ?? OPS[headOf ?? '']
   const load = classifierLoader(info.manifest.kind)
   if (load === undefined || spec === undefined) continue
   const model = await load(info.dir, info.manifest, tf, { imageMaxPixels: 0 })

@@ -62,7 +62,9 @@ const MODELS = [
   'emotion-multilingual',
   'language_detection',
   'ner-multilingual',
-  'sentiment-blend'
+  'sentiment-blend',
+  'intent-head',
+  'intent-blend'
 ]
 if (op === undefined || !MODELS.includes(op)) {
   const other = 'calibrate <model>; label <model> <texts file>'
@@ -72,11 +74,11 @@ if (op === undefined || !MODELS.includes(op)) {
 }
 // the models on the text encoder: a head's trainer (training/heads/)
 // the heads named after another op's spec (training/heads/train.ts SPEC_OF)
-const ON_SPEC_OF = ['sentiment-multilingual', 'emotion-multilingual']
+const ON_SPEC_OF = ['sentiment-multilingual', 'emotion-multilingual', 'intent-head']
 if (op === 'similarity') await (await import('./heads/similarity.js')).main()
 else if (ON_SPEC_OF.includes(op)) await (await import('./heads/train.js')).trainNamed(op)
 else if (op === 'ner-multilingual') nerHead()
-else if (op === 'sentiment-blend') await (await import('./heads/blend.js')).trainBlend(op)
+else if (op.endsWith('-blend')) await (await import('./heads/blend.js')).trainBlend(op)
 else await import(`./recipes/${op}.ts`)
 process.exit(0)
 

@@ -57,7 +57,8 @@ export interface TextOperation<
   /** model folders for more languages: a text goes to the first of preferred, model, ...moreLanguages whose
    * manifest lists its language */
   moreLanguages?: readonly string[]
-  /** model folders that, when present, serve their languages before `model` does (a blend of it) */
+  /** model folders that, when present, serve their languages before `model` does (a blend of it); an
+   * operation that runs its texts runs them on the first one installed */
   preferred?: readonly string[]
   /** routed operations: the results from what the model predicted for the texts, calibrated for their language
    * (classify's labelled for probability rows); default: the outputs as they are */
@@ -80,7 +81,9 @@ function languageRouting<R, Body extends TObject> (
   // a model that is not installed is left out (the operation's own is checked by needModel)
   let present: string[] | undefined
   const installed = () => (present ??= names.filter(n => n === spec.model || fastify.models.get(n) !== undefined))
-  return { supported, installed }
+  // the model an operation that runs its texts runs them on: the first installed of preferred, then its own
+  const first = () => fastify.models.get(installed()[0] as string)
+  return { supported, installed, first }
 }
 type LanguageRouting = ReturnType<typeof languageRouting>
 
@@ -208,7 +211,8 @@ export function textOperation<
           // validated against the spec's body schema: a type parameter here, which the route's types
           // cannot follow, so the body is typed as its Static (with one text, or a list on the batch path)
           const body = req.body as TextFields<Body> & TextBody
-          const model = fastify.needModel<string, unknown>(spec.model, spec.op)
+          const model = (spec.run === undefined ? undefined : routing.first()) ??
+            fastify.needModel<string, unknown>(spec.model, spec.op)
           const texts = typeof body.text === 'string' ? [body.text] : body.text
           const { langs, results } = await textResults(fastify, spec, routing, texts, body, model)
           fastify.metrics.units.inc({ op: spec.op }, texts.length)

@@ -12,6 +12,8 @@ export default async function intent (fastify: FastifyInstance) {
     model: 'intent',
     summary: 'Intent: news, query, spam, marketing and feedback scores',
     batch: true,
+    // the blend of the word-order CNN and the encoder head, when it is installed
+    preferred: ['intent-blend'],
     reply: IntentReply,
     batchReply: IntentBatchReply,
     run,

@@ -1,7 +1,8 @@
-// npm run train -- sentiment-blend: the blend's temperature. The blend (lib/text/heads/blend.ts) is
-// read with none, over the validation sets of its operation's recipe that calibrate; the temperature
-// that gives the least negative log-likelihood on their fitting halves (training/trainers/scores.ts
-// fitsTemperature, the same halves the other classifiers fit on) is written into its manifest.
+// npm run train -- <name>-blend (sentiment-blend, intent-blend): the blend's temperature. The blend
+// (lib/text/heads/blend.ts) is read with none, over the validation sets of its operation's recipe that
+// calibrate; the temperature that gives the least negative log-likelihood on their fitting halves
+// (training/trainers/scores.ts fitsTemperature, the same halves the other classifiers fit on) is written
+// into its manifest.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { classifierLoader } from '../../lib/text/classifier-kinds.js'

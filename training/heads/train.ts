@@ -137,8 +137,8 @@ function writeHead (op: string, spec: OpSpec, fit: FitOptions, r: Trained): stri
       spec.description +
       also +
       ' A head over the shared text encoder (model-store/text-encoder), which reads every language.',
-    // a head named after another op's spec (sentiment-multilingual) serves the other languages only
-    languages: [...(OPS[op] === undefined ? [] : ['en']), ...(r.other?.languages ?? [])],
+    // a head with other languages' data (sentiment-multilingual) serves those languages only
+    languages: [...(OPS[op] !== undefined || r.other === undefined ? ['en'] : []), ...(r.other?.languages ?? [])],
     labels: spec.labels,
     inputs: [{ name: 'text', dtype: 'string', shape: [null], description: ENCODED }],
     outputs: [
@@ -166,7 +166,9 @@ function writeHead (op: string, spec: OpSpec, fit: FitOptions, r: Trained): stri
 /** Heads trained on another op's spec: the multilingual sentiment head reads sentiment's rows too. */
 export const SPEC_OF: Record<string, string> = {
   'sentiment-multilingual': 'sentiment',
-  'emotion-multilingual': 'emotion'
+  'emotion-multilingual': 'emotion',
+  // English intent over the encoder: a member of intent-blend
+  'intent-head': 'intent'
 }
 
 /** Trains the head of a model by its name, with the options of HEAD_* in the environment. */

@@ -110,3 +110,36 @@ t.test('MODELS_OFF=sentiment-blend: English from the CNN alone', async t => {
   const [cnn] = (await app.models.get('sentiment')!.predict([text])) as number[][]
   t.same([got.sentiment.negative, got.sentiment.neutral, got.sentiment.positive], cnn)
 })
+
+// intent runs its texts (no language routing): the blend, when installed, runs them in place of the CNN
+const INTENT = ['intent', 'intent-head', 'text-encoder', 'intent-blend']
+const INTENT_LABELS = ['news', 'query', 'spam', 'marketing', 'feedback']
+t.test('/v4/intent and intent_batch answer from the blend of the CNN and the encoder head', async t => {
+  const app = await buildWithRealModels(t, INTENT)
+  const texts = ['Hi Jim, the budget review moved to Thursday at 3pm, see you there.', 'Where is my parcel?']
+  const res = await app.inject({ method: 'POST', url: '/v4/intent_batch', payload: { api_key: KEY, text: texts } })
+  t.equal(res.statusCode, 200)
+  const got = (res.json() as { intent: Array<{ intent: Record<string, number> }> }).intent.map(r => r.intent)
+  const cnn = (await app.models.get('intent')!.predict(texts)) as number[][]
+  const head = (await app.models.get('intent-head')!.predict(texts)) as number[][]
+  const blend = app.models.get('intent-blend')!
+  const temperature = (blend.manifest as unknown as { blend: { temperature: number } }).blend.temperature
+  texts.forEach((_, k) => {
+    const want = pool([cnn[k]!, head[k]!], [0.5, 0.5], temperature)
+    const row = got[k]!
+    t.ok(INTENT_LABELS.every((l, i) => Math.abs(row[l]! - want[i]!) < 1e-6), JSON.stringify(row))
+    t.ok(Math.abs(row.news! - cnn[k]![0]!) > 1e-6, 'not the CNN alone')
+  })
+  const one = await app.inject({ method: 'POST', url: '/v4/intent', payload: { api_key: KEY, text: texts[1] } })
+  t.same((one.json() as { intent: Record<string, number> }).intent, got[1], 'the single path answers the same')
+})
+
+t.test('MODELS_OFF=intent-blend: intent from the CNN alone', async t => {
+  const app = await buildWithRealModels(t, INTENT, { env: { MODELS_OFF: 'intent-blend' } })
+  t.equal(app.models.get('intent-blend'), undefined, 'not loaded')
+  const text = 'Please find the signed contract attached.'
+  const res = await app.inject({ method: 'POST', url: '/v4/intent', payload: { api_key: KEY, text } })
+  const got = (res.json() as { intent: Record<string, number> }).intent
+  const [cnn] = (await app.models.get('intent')!.predict([text])) as number[][]
+  t.same(INTENT_LABELS.map(l => got[l]), cnn)
+})
