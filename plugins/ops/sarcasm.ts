@@ -14,6 +14,8 @@ export default async function sarcasm (fastify: FastifyInstance) {
     batch: true,
     detect: 'headers',
     fromOutputs,
+    // English from the blend of the word-order CNN and the encoder head, when it is installed
+    preferred: ['sarcasm-blend'],
     reply: SarcasmReply,
     batchReply: SarcasmBatchReply,
     single: s => s,

@@ -1,4 +1,4 @@
-// npm run train -- <name>-blend (sentiment-blend, intent-blend): the blend's temperature. The blend
+// npm run train -- <name>-blend (sentiment-, intent-, sarcasm-blend): the blend's temperature. The blend
 // (lib/text/heads/blend.ts) is read with none, over the validation sets of its operation's recipe that
 // calibrate; the temperature that gives the least negative log-likelihood on their fitting halves
 // (training/trainers/scores.ts fitsTemperature, the same halves the other classifiers fit on) is written

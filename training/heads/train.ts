@@ -167,8 +167,9 @@ function writeHead (op: string, spec: OpSpec, fit: FitOptions, r: Trained): stri
 export const SPEC_OF: Record<string, string> = {
   'sentiment-multilingual': 'sentiment',
   'emotion-multilingual': 'emotion',
-  // English intent over the encoder: a member of intent-blend
-  'intent-head': 'intent'
+  // English heads over the encoder: members of intent-blend and sarcasm-blend
+  'intent-head': 'intent',
+  'sarcasm-head': 'sarcasm'
 }
 
 /** Trains the head of a model by its name, with the options of HEAD_* in the environment. */

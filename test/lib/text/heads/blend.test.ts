@@ -143,3 +143,19 @@ t.test('MODELS_OFF=intent-blend: intent from the CNN alone', async t => {
   const [cnn] = (await app.models.get('intent')!.predict([text])) as number[][]
   t.same(INTENT_LABELS.map(l => got[l]), cnn)
 })
+
+t.test('/v4/sarcasm answers English from the blend (CNN 0.7, encoder head 0.3)', async t => {
+  const app = await buildWithRealModels(t, ['sarcasm', 'sarcasm-head', 'text-encoder', 'sarcasm-blend'])
+  const text = 'Oh great, another Monday. Just what I needed.'
+  const res = await app.inject({ method: 'POST', url: '/v4/sarcasm', payload: { api_key: KEY, text, lang_code: 'en' } })
+  t.equal(res.statusCode, 200)
+  const got = res.json() as Record<string, number>
+  const [cnn] = (await app.models.get('sarcasm')!.predict([text])) as number[][]
+  const [head] = (await app.models.get('sarcasm-head')!.predict([text])) as number[][]
+  const blend = app.models.get('sarcasm-blend')!
+  const temperature = (blend.manifest as unknown as { blend: { temperature: number } }).blend.temperature
+  const want = pool([cnn!, head!], [0.7, 0.3], temperature)
+  const labels = blend.manifest.labels
+  t.ok(labels.every((l, i) => Math.abs(got[l]! - want[i]!) < 1e-6), JSON.stringify(got))
+  t.ok(Math.abs(got[labels[0]!]! - cnn![0]!) > 1e-6, 'not the CNN alone')
+})
