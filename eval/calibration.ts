@@ -6,7 +6,7 @@ import type { LoadedModel, ModelLoader } from '../lib/serving/loaded-model.js'
 import type { ModelInfo } from '../lib/serving/registry.js'
 import type { TF } from '../lib/runtime/tf.js'
 import { inputCalibrationOf, withoutInputCalibration } from '../lib/text/calibration.js'
-import { argmax, ece, eceFloor, eceOf, fitsTemperature } from '../training/trainers/scores.js'
+import { argmax, ece, eceFloor, eceOf, fitsTemperature, pooledTop } from '../training/trainers/scores.js'
 import type { EvalRow } from './images.js'
 
 type Classifier = LoadedModel<string, number[]>
@@ -63,9 +63,7 @@ export function calibrationRow (model: string, dataset: string, half: Calibratio
 export function pooledCalibrationRow (model: string, halves: CalibrationHalf[]): EvalRow | undefined {
   const used = halves.filter(h => h.probs.length > 0)
   if (used.length === 0) return undefined
-  const conf = used.flatMap(h => top(h.probs))
-  const hits = used.flatMap(right)
-  const weights = used.flatMap(h => h.probs.map(() => 1 / h.probs.length))
+  const { conf, hits, weights } = pooledTop(used)
   const n = conf.length
   const floor = eceFloor(conf, 200, 1, weights)
   return {

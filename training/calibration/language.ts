@@ -14,7 +14,7 @@ import type { ModelManifest } from '../../schemas/model-manifest.js'
 import { loaderOfClassifier } from '../../lib/text/classifier-kinds.js'
 import type { LoadedModel } from '../../lib/serving/loaded-model.js'
 import { recalibrateLanguage, toLogits, type LanguageCalibration } from '../../lib/text/calibration.js'
-import { argmax, ece, eceFloor, eceOf, fitCalibration, fitsTemperature } from '../trainers/scores.js'
+import { ece, eceFloor, eceOf, fitCalibration, fitsTemperature, pooledTop } from '../trainers/scores.js'
 import {
   umsab,
   UMSAB_LANGS,
@@ -159,25 +159,15 @@ function report (halves: Half[], params: LanguageCalibration, own: LanguageCalib
         `${ece(after, h.gold).toFixed(4)} (${h.gold.length} rows; a calibrated model's on as many: ${floor.toFixed(4)})`
     )
   }
-  const pooled = (p: LanguageCalibration | undefined) =>
-    pooledEce(halves, h => recalibrateLanguage(h.before, h.lang, p))
+  // every language's held half together, each language weighing alike
+  const pooled = (p: LanguageCalibration | undefined) => {
+    const { conf, hits, weights } = pooledTop(
+      halves.map(h => ({ probs: recalibrateLanguage(h.before, h.lang, p), gold: h.gold }))
+    )
+    return eceOf(conf, hits, 15, weights).toFixed(4)
+  }
   log(
     `  pooled, each language weighing alike: ECE ${pooled(undefined)} -> ${pooled(params)}` +
       ` (with the own temperatures only: ${pooled(own)})`
   )
-}
-
-/** The expected calibration error of every language's held half together, each language weighing alike. */
-function pooledEce (halves: Half[], scores: (h: Half) => number[][]): string {
-  const conf: number[] = []
-  const right: boolean[] = []
-  const weights: number[] = []
-  for (const h of halves) {
-    scores(h).forEach((p, i) => {
-      conf.push(Math.max(...p))
-      right.push(argmax(p) === h.gold[i])
-      weights.push(1 / h.gold.length)
-    })
-  }
-  return eceOf(conf, right, 15, weights).toFixed(4)
 }

@@ -71,6 +71,23 @@ export function eceOf (conf: number[], right: boolean[], bins = 15, weights?: nu
 }
 
 /**
+ * Several sets' rows pooled, each set weighing alike whatever its size: every row's top-label confidence,
+ * whether that label is right, and the row's weight (for eceOf and eceFloor).
+ */
+export function pooledTop (sets: ReadonlyArray<{ probs: number[][]; gold: number[] }>): {
+  conf: number[]
+  hits: boolean[]
+  weights: number[]
+} {
+  const used = sets.filter(h => h.probs.length > 0)
+  return {
+    conf: used.flatMap(h => h.probs.map(p => p[argmax(p)] as number)),
+    hits: used.flatMap(h => h.probs.map((p, i) => argmax(p) === h.gold[i])),
+    weights: used.flatMap(h => h.probs.map(() => 1 / h.probs.length))
+  }
+}
+
+/**
  * The calibration error a perfectly calibrated model would still show on so few rows: the mean ECE
  * of answers with these confidences, each right with the probability it claims (draws of a seeded
  * generator). On a few hundred rows it is several hundredths, the size of the 0.05 target.

@@ -1,7 +1,7 @@
 // The blend: log-linear pooling of its members' scores, the members' labels put in its order, and the
 // served English sentiment through the route (the members loaded as the service loads them).
 import t from 'tap'
-import { loadBlend, pool } from '../../../../lib/text/heads/blend.js'
+import { blendOf, loadBlend, pool } from '../../../../lib/text/heads/blend.js'
 import type { LoadedModel } from '../../../../lib/serving/loaded-model.js'
 import type { ModelManifest } from '../../../../schemas/model-manifest.js'
 import { buildWithRealModels, KEY } from '../../../helper.js'
@@ -87,7 +87,7 @@ t.test('/v4/sentiment answers English from the blend of the CNN and the encoder 
   const [cnn] = (await app.models.get('sentiment')!.predict([text])) as number[][]
   const [head] = (await app.models.get('sentiment-multilingual')!.predict([text])) as number[][]
   const blend = app.models.get('sentiment-blend')!
-  const temperature = (blend.manifest as unknown as { blend: { temperature: number } }).blend.temperature
+  const temperature = blendOf(blend.manifest)!.temperature
   const want = pool([cnn!, head!], [0.5, 0.5], temperature)
   const labels = ['negative', 'neutral', 'positive']
   t.ok(
@@ -123,7 +123,7 @@ t.test('/v4/intent and intent_batch answer from the blend of the CNN and the enc
   const cnn = (await app.models.get('intent')!.predict(texts)) as number[][]
   const head = (await app.models.get('intent-head')!.predict(texts)) as number[][]
   const blend = app.models.get('intent-blend')!
-  const temperature = (blend.manifest as unknown as { blend: { temperature: number } }).blend.temperature
+  const temperature = blendOf(blend.manifest)!.temperature
   texts.forEach((_, k) => {
     const want = pool([cnn[k]!, head[k]!], [0.5, 0.5], temperature)
     const row = got[k]!
@@ -153,7 +153,7 @@ t.test('/v4/sarcasm answers English from the blend (CNN 0.7, encoder head 0.3)',
   const [cnn] = (await app.models.get('sarcasm')!.predict([text])) as number[][]
   const [head] = (await app.models.get('sarcasm-head')!.predict([text])) as number[][]
   const blend = app.models.get('sarcasm-blend')!
-  const temperature = (blend.manifest as unknown as { blend: { temperature: number } }).blend.temperature
+  const temperature = blendOf(blend.manifest)!.temperature
   const want = pool([cnn!, head!], [0.7, 0.3], temperature)
   const labels = blend.manifest.labels
   t.ok(labels.every((l, i) => Math.abs(got[l]! - want[i]!) < 1e-6), JSON.stringify(got))
