@@ -66,7 +66,9 @@ const MODELS = [
   'intent-head',
   'intent-blend',
   'sarcasm-head',
-  'sarcasm-blend'
+  'sarcasm-blend',
+  'new_intent-head',
+  'new_intent-blend'
 ]
 if (op === undefined || !MODELS.includes(op)) {
   const other = 'calibrate <model>; label <model> <texts file>'
@@ -76,7 +78,7 @@ if (op === undefined || !MODELS.includes(op)) {
 }
 // the models on the text encoder: a head's trainer (training/heads/)
 // the heads named after another op's spec (training/heads/train.ts SPEC_OF)
-const ON_SPEC_OF = ['sentiment-multilingual', 'emotion-multilingual', 'intent-head', 'sarcasm-head']
+const ON_SPEC_OF = ['sentiment-multilingual', 'emotion-multilingual', 'intent-head', 'sarcasm-head', 'new_intent-head']
 if (op === 'similarity') await (await import('./heads/similarity.js')).main()
 else if (ON_SPEC_OF.includes(op)) await (await import('./heads/train.js')).trainNamed(op)
 else if (op === 'ner-multilingual') nerHead()

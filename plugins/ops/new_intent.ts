@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import { textOperation } from '../../lib/http/text-operation.js'
 import { assertLabels, byLabel, classify } from '../../lib/http/classify.js'
 import { Errors } from '../../lib/errors.js'
+import type { LoadedModel } from '../../lib/serving/loaded-model.js'
 import { INTENT_LABELS } from '../../schemas/ops/intent.js'
 import {
   FEEDBACK_LABELS,
@@ -30,7 +31,10 @@ export default async function newIntent (fastify: FastifyInstance) {
       if (query !== undefined && query !== 'feedback') throw new Errors.InvalidQuery()
       const base = await intents(texts, body, model)
       if (query !== 'feedback') return base.map(intent => ({ intent }))
-      const fb = fastify.needModel<string, number[]>('new_intent', 'new/intent with query=feedback')
+      // the blend of the word-order model and the encoder head, when it is installed
+      const fb =
+        (fastify.models.get('new_intent-blend') as LoadedModel<string, number[]> | undefined) ??
+        fastify.needModel<string, number[]>('new_intent', 'new/intent with query=feedback')
       const rows = await fb.predict(texts)
       return base.map((intent, i) => ({
         intent,

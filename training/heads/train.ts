@@ -167,9 +167,10 @@ function writeHead (op: string, spec: OpSpec, fit: FitOptions, r: Trained): stri
 export const SPEC_OF: Record<string, string> = {
   'sentiment-multilingual': 'sentiment',
   'emotion-multilingual': 'emotion',
-  // English heads over the encoder: members of intent-blend and sarcasm-blend
+  // English heads over the encoder: members of intent-blend, sarcasm-blend and new_intent-blend
   'intent-head': 'intent',
-  'sarcasm-head': 'sarcasm'
+  'sarcasm-head': 'sarcasm',
+  'new_intent-head': 'new_intent'
 }
 
 /** Trains the head of a model by its name, with the options of HEAD_* in the environment. */

@@ -159,3 +159,25 @@ t.test('/v4/sarcasm answers English from the blend (CNN 0.7, encoder head 0.3)',
   t.ok(labels.every((l, i) => Math.abs(got[l]! - want[i]!) < 1e-6), JSON.stringify(got))
   t.ok(Math.abs(got[labels[0]!]! - cnn![0]!) > 1e-6, 'not the CNN alone')
 })
+
+// the feedback split of /new/intent: the blend of the word-order model and its encoder head, when installed
+const FEEDBACK = ['intent', 'new_intent', 'new_intent-head', 'text-encoder', 'new_intent-blend']
+t.test('/v4/new/intent with query=feedback answers the feedback split from the blend', async t => {
+  const app = await buildWithRealModels(t, FEEDBACK)
+  const text = 'The app keeps crashing when I open the camera, please fix it.'
+  const payload = { api_key: KEY, text, query: 'feedback' }
+  const res = await app.inject({ method: 'POST', url: '/v4/new/intent', payload })
+  t.equal(res.statusCode, 200)
+  const got = (res.json() as { feedback: Record<string, number> }).feedback
+  const [cnn] = (await app.models.get('new_intent')!.predict([text])) as number[][]
+  const [head] = (await app.models.get('new_intent-head')!.predict([text])) as number[][]
+  const temperature = blendOf(app.models.get('new_intent-blend')!.manifest)!.temperature
+  const want = pool([cnn!, head!], [0.5, 0.5], temperature)
+  const labels = ['complaint', 'suggestion', 'appreciation']
+  t.ok(labels.every((l, i) => Math.abs(got[l]! - want[i]!) < 1e-6), JSON.stringify(got))
+  t.ok(Math.abs(got.complaint! - cnn![0]!) > 1e-6, 'not the word-order model alone')
+  const off = await buildWithRealModels(t, FEEDBACK, { env: { MODELS_OFF: 'new_intent-blend' } })
+  const plain = await off.inject({ method: 'POST', url: '/v4/new/intent', payload })
+  const alone = (plain.json() as { feedback: Record<string, number> }).feedback
+  t.same(labels.map(l => alone[l]), cnn, 'MODELS_OFF=new_intent-blend: the word-order model alone')
+})
