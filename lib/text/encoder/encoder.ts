@@ -4,9 +4,11 @@
 // batching: no added wait when the encoder is idle); a batch is sorted by length so that little
 // padding is computed; recent texts are kept in an LRU cache, so a text is encoded once however many
 // heads read it.
+import { readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import * as ort from 'onnxruntime-node'
+import { withOutputs, withUnsignedWeights } from './graph.js'
 import { Lru } from './lru.js'
 import { meanPool } from './pooling.js'
 import { EncoderTokenizer, type TokenBatch, type WordIds } from './tokenizer.js'
@@ -17,6 +19,8 @@ export interface EncoderSpec {
   dims: number
   maxTokens: number
   prefix: string
+  /** more outputs: an inner tensor of the graph by the name a head asks for (graph.ts withOutputs) */
+  inner?: Record<string, string>
 }
 
 export interface EncoderOptions {
@@ -141,14 +145,18 @@ export class TextEncoder {
     return out
   }
 
-  private async states (batch: TokenBatch): Promise<Float32Array> {
+  /** the states of a batch's tokens: the last layer's, or those of the output named in spec.inner */
+  private async states (batch: TokenBatch, output = 'token_states'): Promise<Float32Array> {
     const shape = [batch.rows, batch.width]
-    const out = await this.session.run({
+    const tensor = output === 'token_states' ? output : this.spec.inner?.[output]
+    if (tensor === undefined) throw new Error(`the encoder has no output ${output}`)
+    const feeds = {
       input_ids: new ort.Tensor('int64', batch.ids, shape),
       attention_mask: new ort.Tensor('int64', batch.mask, shape)
-    })
-    const states = out.token_states
-    if (states === undefined) throw new Error('the encoder gave no token_states')
+    }
+    const out = await this.session.run(feeds, [tensor])
+    const states = out[tensor]
+    if (states === undefined) throw new Error(`the encoder gave no ${output}`)
     this.stats.passes++
     this.stats.texts += batch.rows
     return states.data as Float32Array
@@ -157,9 +165,9 @@ export class TextEncoder {
   /**
    * The state of each word's first piece, for texts read word by word (EncoderTokenizer.wordIds):
    * [words, dims] a text, in one forward pass of up to maxBatch texts (no cache: token heads read
-   * each text once).
+   * each text once). `output`: the last layer's states, or an inner one's (spec.inner).
    */
-  async wordStates (texts: readonly WordIds[]): Promise<Float32Array[]> {
+  async wordStates (texts: readonly WordIds[], output = 'token_states'): Promise<Float32Array[]> {
     const dims = this.spec.dims
     const out = new Array<Float32Array>(texts.length)
     // by length, so that a pass pads little
@@ -168,7 +176,7 @@ export class TextEncoder {
     for (let at = 0; at < order.length; at += this.options.maxBatch) {
       const part = order.slice(at, at + this.options.maxBatch)
       const batch = this.tokenizer.batch(part.map(i => (texts[i] as WordIds).ids))
-      const states = await this.states(batch)
+      const states = await this.states(batch, output)
       part.forEach((i, row) => {
         const { first } = texts[i] as WordIds
         const words = new Float32Array(first.length * dims)
@@ -214,6 +222,24 @@ export function lengthGroups (lengths: readonly number[]): Array<[number, number
   return groups
 }
 
+/**
+ * Whether onnxruntime's int8 kernels (u8s8) saturate on this CPU: on x64 without VNNI they sum pairs of
+ * products in 16 bits. Such CPUs load the weights as uint8 (graph.ts withUnsignedWeights), about 15% slower
+ * and then exact; x64 CPUs with VNNI and other architectures compute u8s8 exactly.
+ */
+export function int8Saturates (cpuinfo = readCpuinfo()): boolean {
+  if (process.arch !== 'x64') return false
+  return cpuinfo === undefined || !/\b(avx512_vnni|avx_vnni)\b/.test(cpuinfo)
+}
+
+function readCpuinfo (): string | undefined {
+  try {
+    return readFileSync('/proc/cpuinfo', 'utf8')
+  } catch {
+    return undefined
+  }
+}
+
 const loaded = new Map<string, Promise<TextEncoder>>()
 
 /** The encoder of a model-store folder, loaded once per process whoever asks. */
@@ -231,10 +257,14 @@ async function open (dir: string, options: EncoderOptions): Promise<TextEncoder>
   const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as { encoder: EncoderSpec }
   const spec = manifest.encoder
   const tokenizer = await EncoderTokenizer.load(dir, spec)
-  const session = await ort.InferenceSession.create(join(dir, 'model.onnx'), {
+  const sessionOptions: ort.InferenceSession.SessionOptions = {
     intraOpNumThreads: options.threads,
     interOpNumThreads: 1,
     graphOptimizationLevel: 'all'
-  })
+  }
+  const bytes = await readFile(join(dir, 'model.onnx'))
+  const weights = int8Saturates() ? withUnsignedWeights(bytes) : bytes
+  const model = withOutputs(weights, Object.values(spec.inner ?? {}))
+  const session = await ort.InferenceSession.create(model, sessionOptions)
   return new TextEncoder(session, tokenizer, spec, options)
 }
