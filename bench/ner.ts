@@ -1,5 +1,5 @@
 // NER of a 30-word text through HTTP, one request at a time (issue 45's speed target: p50 <= 15 ms):
-// English and German through the tagger (model-store/ner), French through the encoder's head
+// German through the tagger (model-store/ner), English, Spanish and French through the encoder's head
 // (model-store/ner-multilingual). Prints p50 and p95 for each. npm run bench:ner [-- requests]
 import { KEY, startService } from './service.js'
 
@@ -10,6 +10,9 @@ const TEXTS: Record<string, string> = {
   de:
     'Angela Merkel traf am Montag Emmanuel Macron in Paris, um über den Haushalt der Europäischen Union zu ' +
     'sprechen, und später besuchten beide die Büros von Airbus in Toulouse mit ihren Beratern.',
+  es:
+    'Angela Merkel se reunió el lunes con Emmanuel Macron en París para hablar del presupuesto de la Unión ' +
+    'Europea, y después los dos líderes visitaron las oficinas de Airbus en Toulouse con sus asesores.',
   fr:
     "Angela Merkel a rencontré Emmanuel Macron lundi à Paris pour parler du budget de l'Union européenne, " +
     "puis les deux dirigeants ont visité les bureaux d'Airbus à Toulouse avec leurs conseillers."

@@ -13,41 +13,67 @@ import type { LoadedModel } from '../lib/serving/loaded-model.js'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { loadEncoderNer } from '../lib/text/heads/ner.js'
-import { conll2002, conll2003, europeanaFrench, germevalDev, wnut17, type Sentence } from '../training/readers/ner.js'
+import * as corpora from '../training/readers/ner.js'
+import type { Sentence } from '../training/readers/ner.js'
 import { joinWords } from '../training/readers/ner-transforms.js'
 import type { EvalRow } from './images.js'
 
-const VALIDATION: Record<string, { dataset: string; path: string; file: string; read: () => Sentence[] }> = {
+interface Validation {
+  dataset: string
+  path: string
+  file: string
+  read: () => Sentence[]
+  /** the part a model that trains on the rest of the file is scored on */
+  part?: { file: string; read: () => Sentence[] }
+}
+
+const VALIDATION: Record<string, Validation> = {
   en: {
     dataset: 'CoNLL-2003 English',
     path: 'ner/conll2003-en',
     file: 'eng.testa',
-    read: () => conll2003('eng.testa')
+    read: () => corpora.conll2003('eng.testa')
   },
   es: {
     dataset: 'CoNLL-2002 Spanish',
     path: 'ner/conll2002-es-nl',
     file: 'esp.testa',
-    read: () => conll2002('esp.testa')
+    read: () => corpora.conll2002('esp.testa')
   },
   nl: {
     dataset: 'CoNLL-2002 Dutch',
     path: 'ner/conll2002-es-nl',
     file: 'ned.testa',
-    read: () => conll2002('ned.testa')
+    read: () => corpora.conll2002('ned.testa')
   },
-  de: { dataset: 'GermEval 2014', path: 'ner/germeval2014-de', file: 'NER-de-dev.tsv', read: germevalDev },
+  de: {
+    dataset: 'GermEval 2014',
+    path: 'ner/germeval2014-de',
+    file: 'NER-de-dev.tsv',
+    read: corpora.germevalDev,
+    part: { file: 'every fifth source', read: () => corpora.germevalPart(true) }
+  },
   fr: {
     dataset: "Europeana French newspapers (BnF: L'Ouest-Éclair 1906, OCR)",
     path: 'training/data/europeana-fr',
     file: 'every fifth page',
-    read: () => europeanaFrench(true)
+    read: () => corpora.europeanaFrench(true)
   }
 }
 
 /** the languages a model is scored in: the tagger's own; every validation language for the encoder's head */
 const scoredIn = (info: ModelInfo): string[] =>
   info.manifest.kind === 'encoder-ner' ? Object.keys(VALIDATION) : info.manifest.languages
+
+/** the validation data of `lang`: the held-out part of the file when the model trains on the rest (the encoder's
+ * head lists the file's path, not a language, among its data) */
+function validationOf (info: ModelInfo, lang: string): Validation | undefined {
+  const v = VALIDATION[lang]
+  if (v?.part === undefined || info.manifest.kind !== 'encoder-ner') return v
+  const { file, read } = v.part
+  const trains = info.manifest.training.data.some(d => d.path === v.path)
+  return trains ? { dataset: `${v.dataset} (${file})`, path: v.path, file, read } : v
+}
 
 /** whether the manifest lists the validation file among the training data of `lang` */
 const trainedOn = (info: ModelInfo, lang: string, v: { path: string; file: string }): boolean =>
@@ -89,7 +115,7 @@ export async function evaluate (info: ModelInfo, tf: TF, log: (s: string) => voi
   const rows: EvalRow[] = []
   try {
     for (const lang of scoredIn(info)) {
-      const v = VALIDATION[lang]
+      const v = validationOf(info, lang)
       if (v === undefined) continue
       if (trainedOn(info, lang, v)) {
         const cv = info.manifest.metrics.find(m => m.dataset === v.dataset && /cross-validated/.test(m.split))
@@ -232,7 +258,7 @@ async function otherDomains (
   log: (s: string) => void
 ): Promise<EvalRow[]> {
   const rows: EvalRow[] = []
-  const w = wnut17('emerging.dev.conll').map(asText)
+  const w = corpora.wnut17('emerging.dev.conll').map(asText)
   const sw = await score(model, w, 'en')
   log(
     `ner en social media (WNUT-17 dev): ${w.length} sentences, ` +

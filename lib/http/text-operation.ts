@@ -77,7 +77,9 @@ function languageRouting<R, Body extends TObject> (
   const names = [...(spec.preferred ?? []), spec.model, ...(spec.moreLanguages ?? [])]
   // the models are loaded once, before the first request: what is installed is read once too
   let served: readonly string[] | undefined
-  const supported = () => spec.languages ?? (served ??= languagesServed(names.map(m => fastify.models.get(m))))
+  // listed from the operation's own model on, whichever serves them
+  const listed = [spec.model, ...names.filter(n => n !== spec.model)]
+  const supported = () => spec.languages ?? (served ??= languagesServed(listed.map(m => fastify.models.get(m))))
   // a model that is not installed is left out (the operation's own is checked by needModel)
   let present: string[] | undefined
   const installed = () => (present ??= names.filter(n => n === spec.model || fastify.models.get(n) !== undefined))

@@ -9,8 +9,9 @@ export default async function ner (fastify: FastifyInstance) {
     summary: 'Named entities (name, group, place) with UTF-16 offsets into the text',
     batch: true,
     detect: true,
-    // French (and any language the tagger lacks) from the head over the text encoder
-    moreLanguages: ['ner-multilingual'],
+    // the head over the text encoder serves the languages its manifest lists (those where it scores above the
+    // tagger, and French, which the tagger lacks); the tagger the others
+    preferred: ['ner-multilingual'],
     reply: NerReply,
     batchReply: NerBatchReply,
     // the tagger reads each text with its language: its outputs are the entities

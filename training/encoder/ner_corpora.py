@@ -80,3 +80,14 @@ def europeana_fr(bio, held_out):
         if words:
             out.append(iob2(words, tags))
     return out
+
+def germeval(path, held_out):
+    """GermEval 2014 dev by its sources (a sentence's "#" line, in order of first appearance): every fifth
+    source is the validation part, the other four in five train (as training/readers/ner.ts germevalPart)."""
+    sentences = columns(path, 1, 2, '\t', '#')
+    sources = [line.split('\t')[1].strip() for line in open(path, encoding='utf-8')
+               if line.startswith('#\t') or line.startswith('# ')]
+    order = {}
+    for source in sources:
+        order.setdefault(source, len(order))
+    return [s for s, source in zip(sentences, sources) if (order[source] % 5 == 4) == held_out]

@@ -3,7 +3,8 @@
 A training-time tool (serving and tests never run Python). Every sentence of the training sets is read by the
 encoder of model-store/text-encoder/1 (onnxruntime, the same int8 graph the service runs) as its words joined by
 spaces after 'query: ', each word's ids encoded alone (as lib/text/heads/ner.ts does); the state of each word's
-first sub-token is its input. A bidirectional LSTM reads those states and gives each word a distribution over the
+first sub-token in the encoder's 8th layer (LAYER, an inner output the manifest names: lib/text/encoder/graph.ts)
+is its input. A bidirectional LSTM reads those states and gives each word a distribution over the
 17 BIOES labels of lib/text/ner/labels.ts; the service decodes them with the tagger's Viterbi.
 
     python3 training/encoder/train_ner_head.py <shared datasets dir> <Europeana FR .bio> <out dir>
@@ -17,11 +18,13 @@ import sys
 import time
 
 import numpy as np
+import onnx
+import onnx.numpy_helper
 import onnxruntime as ort
 import torch
 from tokenizers import Tokenizer
 
-from ner_corpora import LABELS, bioes, columns, europeana_fr
+from ner_corpora import LABELS, bioes, columns, europeana_fr, germeval
 from ner_decode import spans, viterbi
 from ner_manifest import write_manifest
 
@@ -30,7 +33,20 @@ HIDDEN = 192
 EPOCHS = 4
 SEED = 7
 MAX_TOKENS = 256
-SETTINGS = {'seed': SEED, 'hidden': HIDDEN, 'epochs': EPOCHS}
+# the encoder output the head reads: a middle layer tags better than the last (docs/models/ner-multilingual.md)
+LAYER = 'layer_8'
+# the languages it serves, chosen from npm run eval against the tagger's (docs/models/ner-multilingual.md)
+LANGUAGES = ['en', 'es', 'nl', 'fr']
+SETTINGS = {'seed': SEED, 'hidden': HIDDEN, 'epochs': EPOCHS, 'layer': LAYER, 'languages': LANGUAGES}
+
+
+def unsigned_weights(model):
+    """int8 weights and zero points as uint8 (each plus 128), as the service loads them (lib/text/encoder/graph.ts
+    withUnsignedWeights): the same products, computed without the saturation of u8s8 kernels on CPUs without VNNI"""
+    for k, init in enumerate(model.graph.initializer):
+        if init.data_type == onnx.TensorProto.INT8:
+            values = (onnx.numpy_helper.to_array(init).astype(np.int16) + 128).astype(np.uint8)
+            model.graph.initializer[k].CopyFrom(onnx.numpy_helper.from_array(values, init.name))
 
 
 class Encoder:
@@ -38,7 +54,12 @@ class Encoder:
         self.tok = Tokenizer.from_file(os.path.join(STORE, 'tokenizer.json'))
         options = ort.SessionOptions()
         options.intra_op_num_threads = 2
-        self.session = ort.InferenceSession(os.path.join(STORE, 'model.onnx'), options)
+        with open(os.path.join(STORE, 'manifest.json')) as f:
+            self.output = json.load(f)['encoder']['inner'][LAYER]
+        model = onnx.load(os.path.join(STORE, 'model.onnx'))
+        unsigned_weights(model)
+        model.graph.output.append(onnx.helper.make_tensor_value_info(self.output, onnx.TensorProto.FLOAT, None))
+        self.session = ort.InferenceSession(model.SerializeToString(), options)
         self.prefix = self.tok.encode('query:', add_special_tokens=False).ids
         self.pieces = {}
 
@@ -65,7 +86,7 @@ class Encoder:
             for r, i in enumerate(idx):
                 ids[r, :len(rows[i][0])] = rows[i][0]
                 mask[r, :len(rows[i][0])] = 1
-            states = self.session.run(None, {'input_ids': ids, 'attention_mask': mask})[0]
+            states = self.session.run([self.output], {'input_ids': ids, 'attention_mask': mask})[0]
             for r, i in enumerate(idx):
                 first = np.array(rows[i][1])
                 kept = first[first >= 0]
@@ -124,6 +145,7 @@ def score(head, rows):
 
 def main(datasets, fr_bio, out_dir):
     d = lambda p: os.path.join(datasets, 'ner', p)
+    germeval_dev = d('germeval2014-de/NER-de-dev.tsv')
     silver = columns(d('wikiann-de-silver/train.conllu'), 1, 2, '\t', '#')[:12000]
     train_sets = {
         'CoNLL-2003 English eng.train': columns(d('conll2003-en/eng.train'), 0, 3),
@@ -132,12 +154,13 @@ def main(datasets, fr_bio, out_dir):
         'WikiANN German silver train.conllu (first 12,000)': silver,
         'WNUT-17 wnut17train.conll': columns(d('wnut17-emerging-entities/wnut17train.conll'), 0, 1, '\t'),
         'Europeana French (BnF), four pages in five': europeana_fr(fr_bio, False),
+        'GermEval 2014 NER-de-dev.tsv, four sources in five': germeval(germeval_dev, False),
     }
     dev_sets = {
         'CoNLL-2003 English eng.testa': columns(d('conll2003-en/eng.testa'), 0, 3),
         'CoNLL-2002 Spanish esp.testa': columns(d('conll2002-es-nl/esp.testa'), 0, 2),
         'CoNLL-2002 Dutch ned.testa': columns(d('conll2002-es-nl/ned.testa'), 0, 2),
-        'GermEval 2014 NER-de-dev.tsv (not trained on)': columns(d('germeval2014-de/NER-de-dev.tsv'), 1, 2, '\t', '#'),
+        'GermEval 2014 NER-de-dev.tsv, every fifth source': germeval(germeval_dev, True),
         'WNUT-17 emerging.dev.conll': columns(d('wnut17-emerging-entities/emerging.dev.conll'), 0, 1, '\t'),
         'Europeana French (BnF), every fifth page': europeana_fr(fr_bio, True),
     }

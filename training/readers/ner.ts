@@ -205,3 +205,14 @@ export function germevalDevSources (): string[] {
     .filter(l => l.startsWith('#\t') || l.startsWith('# '))
     .map(l => (l.split('\t')[1] ?? '').trim())
 }
+
+/**
+ * GermEval dev by its sources (in order of first appearance): every fifth source is the validation part
+ * of a model that trains on the other four in five (the encoder's NER head: training/encoder/ner_corpora.py).
+ */
+export function germevalPart (heldOut: boolean): Sentence[] {
+  const sources = germevalDevSources()
+  const order = new Map<string, number>()
+  for (const s of sources) if (!order.has(s)) order.set(s, order.size)
+  return germevalDev().filter((_, i) => ((order.get(sources[i] as string) as number) % 5 === 4) === heldOut)
+}

@@ -1,8 +1,9 @@
 // The loader of kind encoder-ner: named entities from the shared text encoder. A text is cut into
 // the words of the tagger (lib/text/ner/features.ts tokenize, UTF-16 offsets) and into sentences; each
-// sentence is read by the encoder word by word, and the state of each word's first piece goes to the
-// head, a bidirectional LSTM (head.onnx, training/encoder/train_ner_head.py) that gives each word its
-// log-probabilities over the tagger's BIOES labels. The tagger's Viterbi and marginals
+// sentence is read by the encoder word by word, and the state of each word's first piece (in the layer the
+// manifest's encoderOutput names: a middle one tags better than the last) goes to the head, a bidirectional
+// LSTM (head.onnx, training/encoder/train_ner_head.py) that gives each word its log-probabilities over the
+// tagger's BIOES labels. The tagger's Viterbi and marginals
 // (lib/text/ner/tagger.ts decode, no learned transitions) turn them into spans with a confidence.
 import { join } from 'node:path'
 import * as ort from 'onnxruntime-node'
@@ -54,6 +55,7 @@ export async function loadEncoderNer (
   const encoder = await encoderOf(dir, manifest, ctx)
   const head = await ort.InferenceSession.create(join(dir, 'head.onnx'), { intraOpNumThreads: 1, interOpNumThreads: 1 })
   const dims = encoder.dims
+  const layer = (manifest as { encoderOutput?: string }).encoderOutput ?? 'token_states'
   // the head's scores are log-probabilities: no transitions to add, no temperature
   const decoding: Decoding = {
     transitions: new Float32Array((NUM_LABELS + 1) * NUM_LABELS),
@@ -80,7 +82,7 @@ export async function loadEncoderNer (
       )
     )
     // every sentence of every text in the encoder's passes together
-    const states = await encoder.wordStates(parts)
+    const states = await encoder.wordStates(parts, layer)
     const E = toks.map(t => outside(t.length))
     for (const [k, part] of parts.entries()) {
       const rows = E[part.text] as Float32Array

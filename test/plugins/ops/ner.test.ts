@@ -1,5 +1,7 @@
 import t from 'tap'
 import { build, buildWithRealModels, FORM, form, hasRealModel, KEY } from '../../helper.js'
+import type { LoadedModel } from '../../../lib/serving/loaded-model.js'
+import type { NerInput } from '../../../lib/text/ner/tagger.js'
 
 t.test('entities carry UTF-16 offsets into the original text; empty is []; batch order', async t => {
   const app = await build(t)
@@ -187,4 +189,19 @@ t.test(frenchTest, { skip: both }, async t => {
   const it = await post('it')
   t.equal(it.statusCode, 400)
   t.match(it.json(), { code: 400, message: /lang_code "it" is not supported by ner; supported: en, es, nl, de, fr/ })
+})
+
+t.test("Spanish from the encoder's head, the tagger's with MODELS_OFF=ner-multilingual", { skip: both }, async t => {
+  const text = 'El presidente Pedro Sánchez viajó a Madrid con la ministra de Economía de Telefónica.'
+  const app = await buildWithRealModels(t, ['ner', 'ner-multilingual'])
+  const head = app.models.get('ner-multilingual') as LoadedModel<NerInput, Entity[]>
+  t.ok(head.manifest.languages.includes('es'), 'the head serves Spanish')
+  const [want] = await head.predict([{ text, lang: 'es' }])
+  t.same(await ner(app, text, 'es'), want, 'the head answers')
+  const off = await buildWithRealModels(t, ['ner', 'ner-multilingual'], { env: { MODELS_OFF: 'ner-multilingual' } })
+  const [tagger] = await (off.models.get('ner') as LoadedModel<NerInput, Entity[]>).predict([{ text, lang: 'es' }])
+  t.same(await ner(off, text, 'es'), tagger, 'the tagger answers')
+  t.notSame(want, tagger, 'two models, two answers')
+  const fr = await off.inject({ method: 'POST', url: '/v4/ner', payload: { api_key: KEY, text, lang_code: 'fr' } })
+  t.equal(fr.statusCode, 400, 'no French without the head')
 })
