@@ -21,6 +21,8 @@ export default async function newIntent (fastify: FastifyInstance) {
   textOperation(fastify, {
     op: 'new/intent',
     model: 'intent',
+    // the intent scores of /v4/intent: the blend of the word-order CNN and the encoder head, when installed
+    preferred: ['intent-blend'],
     summary: 'Intent, and with query=feedback the kind of feedback: complaint, suggestion, appreciation',
     batch: true,
     body: { single: NewIntentBody, batch: NewIntentBatchBody },

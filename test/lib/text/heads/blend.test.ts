@@ -132,6 +132,8 @@ t.test('/v4/intent and intent_batch answer from the blend of the CNN and the enc
   })
   const one = await app.inject({ method: 'POST', url: '/v4/intent', payload: { api_key: KEY, text: texts[1] } })
   t.same((one.json() as { intent: Record<string, number> }).intent, got[1], 'the single path answers the same')
+  const alike = await app.inject({ method: 'POST', url: '/v4/new/intent', payload: { api_key: KEY, text: texts[1] } })
+  t.same((alike.json() as { intent: Record<string, number> }).intent, got[1], '/v4/new/intent: the same scores')
 })
 
 t.test('MODELS_OFF=intent-blend: intent from the CNN alone', async t => {
