@@ -68,7 +68,13 @@ t.test('the text encoder names its source package, version and licence, and its 
       `${file} checksum`
     )
   }
-  t.same(Object.keys(m.encoder).sort(), ['dims', 'maxTokens', 'prefix'])
+  t.same(Object.keys(m.encoder).sort(), ['dims', 'inner', 'maxTokens', 'prefix'])
+  // each inner output is one of the manifest's outputs, named after a tensor of the graph
+  const outputs = (m.outputs as Array<{ name: string }>).map(o => o.name)
+  for (const [name, tensor] of Object.entries(m.encoder.inner as Record<string, string>)) {
+    t.ok(outputs.includes(name), `${name} among the outputs`)
+    t.match(tensor, /^\/model\/encoder\/layer\.\d+\//, `${name}: a layer's tensor`)
+  }
 })
 
 /** independent per-label scores (sigmoid outputs) do not sum to 1 */
