@@ -42,8 +42,8 @@ def write_manifest(out_dir, settings):
         'description': 'Named entities (name = person, group = organisation, place = location), from a '
                        'bidirectional LSTM over a middle layer of the shared text encoder (model-store/text-encoder), '
                        'trained on English, Spanish, Dutch, German silver, social-media and French newspaper '
-                       'sentences at once. Serves the languages where it scores above the tagger (model-store/ner) '
-                       'and those the tagger lacks.',
+                       'sentences at once. Serves the languages it lists, chosen against the tagger (model-store/ner) '
+                       'by npm run eval (docs/models/ner-multilingual.md).',
         'languages': settings['languages'],
         'encoderOutput': settings['layer'],
         'labels': ['name', 'group', 'place'],

@@ -26,21 +26,16 @@ function varint (n: number): number[] {
   return out
 }
 
-/** a length-delimited field: its tag, its length, its bytes */
-function field (num: number, bytes: readonly number[]): number[] {
-  return [...varint(num * 8 + 2), ...varint(bytes.length), ...bytes]
-}
-
-/** the ValueInfoProto of a float tensor: name (1) and type (2: TypeProto, tensor_type 1, elem_type 1) */
-function floatOutput (name: string): number[] {
-  const tensorType = [0x08, FLOAT]
-  return field(GRAPH_OUTPUT, [...field(1, [...Buffer.from(name, 'utf8')]), ...field(2, field(1, tensorType))])
-}
-
-/** a length-delimited field of large contents: its tag and length, then the contents as they are */
+/** a length-delimited field: its tag and length, then the contents as they are (not copied) */
 function delimited (num: number, contents: readonly Buffer[]): Buffer[] {
   const length = contents.reduce((n, b) => n + b.length, 0)
   return [Buffer.from(varint(num * 8 + 2).concat(varint(length))), ...contents]
+}
+
+/** the ValueInfoProto of a float tensor: name (1) and type (2: TypeProto, tensor_type 1, elem_type 1) */
+function floatOutput (name: string): Buffer[] {
+  const type = delimited(2, delimited(1, [Buffer.from([0x08, FLOAT])]))
+  return delimited(GRAPH_OUTPUT, [...delimited(1, [Buffer.from(name, 'utf8')]), ...type])
 }
 
 function readVarint (buf: Uint8Array, at: number): [number, number] {
@@ -93,11 +88,10 @@ function findField (buf: Uint8Array, num: number): Field {
 }
 
 /** The model's bytes with the float tensors `names` among its graph's outputs. */
-export function withOutputs (model: Uint8Array, names: readonly string[]): Buffer {
-  if (names.length === 0) return Buffer.from(model)
+export function withOutputs (model: Buffer, names: readonly string[]): Buffer {
+  if (names.length === 0) return model
   const { start, from, to } = findField(model, MODEL_GRAPH)
-  const added = Buffer.from(names.flatMap(floatOutput))
-  const graph = delimited(MODEL_GRAPH, [Buffer.from(model.subarray(from, to)), added])
+  const graph = delimited(MODEL_GRAPH, [model.subarray(from, to), ...names.flatMap(floatOutput)])
   return Buffer.concat([model.subarray(0, start), ...graph, model.subarray(to)])
 }
 
