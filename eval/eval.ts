@@ -61,7 +61,7 @@ for (const info of await scanStore(store)) {
   const index = new Map(info.manifest.labels.map((l, i) => [l, i]))
   const name = `${info.name} v${info.version}`
   const halves: CalibrationHalf[] = []
-  const other = info.manifest.kind === 'encoder-head' ? (languageData(info.name)?.validation ?? []) : []
+  const other = info.manifest.kind.startsWith('encoder-') ? (languageData(info.name)?.validation ?? []) : []
   for (const v of [...spec.data().validation, ...other]) {
     if (everydayOnly && !isEveryday(v.name)) continue
     const probs = await model.predict(v.rows.map(r => r.text))

@@ -79,7 +79,9 @@ if (op === undefined || !MODELS.includes(op)) {
 // the models on the text encoder: a head's trainer (training/heads/)
 // the heads named after another op's spec (training/heads/train.ts SPEC_OF)
 const ON_SPEC_OF = ['sentiment-multilingual', 'emotion-multilingual', 'intent-head', 'sarcasm-head', 'new_intent-head']
+const { TUNED } = await import('./heads/tuned.js')
 if (op === 'similarity') await (await import('./heads/similarity.js')).main()
+else if (TUNED.includes(op)) process.stderr.write(`wrote ${await (await import('./heads/tuned.js')).trainTuned(op)}\n`)
 else if (ON_SPEC_OF.includes(op)) await (await import('./heads/train.js')).trainNamed(op)
 else if (op === 'ner-multilingual') nerHead()
 else if (op.endsWith('-blend')) await (await import('./heads/blend.js')).trainBlend(op)

@@ -36,6 +36,7 @@ const builtin: Record<string, LoaderRef & { mainThread?: true; share?: string }>
   // heads over the text encoder: on the main thread, where the one encoder of the process runs
   'encoder-head': { module: '../text/heads/classifier.js', export: 'loadEncoderHead', mainThread: true },
   'encoder-similarity': { module: '../text/heads/similarity.js', export: 'loadEncoderSimilarity', mainThread: true },
+  'encoder-tuned-head': { module: '../text/heads/tuned.js', export: 'loadEncoderTunedHead', mainThread: true },
   'encoder-ner': { module: '../text/heads/ner.js', export: 'loadEncoderNer', mainThread: true },
   'encoder-keyphrases': { module: '../text/heads/keyphrases.js', export: 'loadEncoderKeyphrases', mainThread: true },
   // a blend of other models' scores: loaded after every other model, on the main thread

@@ -6,6 +6,7 @@ import type { LoadedModel, ModelLoader } from '../serving/loaded-model.js'
 import { loadTextClassifier } from './bag/classifier.js'
 import { loadCnnClassifier } from './cnn/classifier.js'
 import { loadEncoderHead } from './heads/classifier.js'
+import { loadEncoderTunedHead } from './heads/tuned.js'
 import { blendOf, loadBlend } from './heads/blend.js'
 import { scanStore } from '../serving/registry.js'
 
@@ -32,6 +33,7 @@ const LOADERS: Readonly<Record<string, ModelLoader>> = {
   'text-classifier': loadTextClassifier,
   'text-cnn': loadCnnClassifier,
   'encoder-head': loadEncoderHead,
+  'encoder-tuned-head': loadEncoderTunedHead,
   blend: loadBlendAlone
 }
 

@@ -31,22 +31,29 @@ function balance (y: number[], w: number[], classes: number): number[] {
   })
 }
 
-export async function trainHead (op: string, spec: OpSpec, fit: FitOptions): Promise<string> {
-  const { dir: encoderDir, encoder, cache } = await trainingEncoder()
+/** A head's training rows: the op's English rows and the other languages' (languageData), their label
+ * indexes (-1: none) and weights (balanced when the op's spec says so). */
+export function headRows (op: string, spec: OpSpec, multiLabel: boolean) {
   const data = spec.data()
   const other = languageData(op)
   const index = new Map(spec.labels.map((l, i) => [l, i]))
-  const english = data.train.filter(r => fit.multiLabel || index.has(r.label))
+  const english = data.train.filter(r => multiLabel || index.has(r.label))
   const rows = other === undefined ? english : [...english, ...other.train]
   const otherWeights = other === undefined ? [] : languageWeights(english, other.train)
+  const y = rows.map(r => index.get(r.label) ?? -1)
+  const w = [...english.map(r => r.weight ?? 1), ...otherWeights]
+  const weights = spec.train.balance ? balance(y, w, spec.labels.length) : w
+  return { data, other, index, rows, y, weights }
+}
+
+export async function trainHead (op: string, spec: OpSpec, fit: FitOptions): Promise<string> {
+  const { dir: encoderDir, encoder, cache } = await trainingEncoder()
+  const { data, other, index, rows, y, weights } = headRows(op, spec, fit.multiLabel)
   log(`${op}: ${rows.length} training rows, ${data.validation.length} validation sets`)
   const x = await cache.vectors(
     rows.map(r => r.text),
     log
   )
-  const y = rows.map(r => index.get(r.label) ?? -1)
-  const w = [...english.map(r => r.weight ?? 1), ...otherWeights]
-  const weights = spec.train.balance ? balance(y, w, spec.labels.length) : w
   const t0 = performance.now()
   const fitted = fitHead(x, y, weights, spec.labels.length, fit)
   log(`${op}: head fitted in ${Math.round((performance.now() - t0) / 1000)} s`)

