@@ -37,7 +37,9 @@ export async function loadEncoderTunedHead (
   const settings = tunedOf(manifest)
   const bytes = await readFile(join(dir, 'head.onnx'))
   const graph = int8Saturates() ? withUnsignedWeights(bytes) : bytes
-  const options = { intraOpNumThreads: ctx.encoder?.threads ?? 2, interOpNumThreads: 1 }
+  // one thread: right after a pass the encoder's threads still spin, and a second thread of the head's waited
+  // on them (one short text took 11.5 ms in process where it takes 5.5; docs/models/sentiment-multilingual.md)
+  const options = { intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: 'all' as const }
   const head = await ort.InferenceSession.create(graph, options)
   const labels = manifest.labels.length
 
