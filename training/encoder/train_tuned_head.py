@@ -43,7 +43,8 @@ WARMUP = 200
 SEED = 7
 SETTINGS = {'tuned_layers': TUNED, 'max_tokens': MAX_TOKENS, 'epochs': EPOCHS, 'batch': BATCH,
             'lr_layers': LR_LAYERS, 'lr_head': LR_HEAD, 'warmup_steps': WARMUP, 'seed': SEED}
-INNER = f'/model/encoder/layer.{11 - TUNED}/output/LayerNorm/Add_1_output_0'
+# the encoder output the tuned layers read, by its name in the encoder's manifest (encoder.inner)
+OUTPUT = f'layer_{12 - TUNED}'
 
 
 def log(s):
@@ -53,9 +54,11 @@ def log(s):
 def states(texts):
     """each text's token states in layer 12 - TUNED of the served graph, fp16 [tokens, 384]"""
     tok = Tokenizer.from_file(os.path.join(STORE, 'tokenizer.json'))
+    with open(os.path.join(STORE, 'manifest.json')) as f:
+        inner = json.load(f)['encoder']['inner'][OUTPUT]
     model = onnx.load(os.path.join(STORE, 'model.onnx'))
     unsigned_weights(model)
-    model.graph.output.append(onnx.helper.make_tensor_value_info(INNER, onnx.TensorProto.FLOAT, None))
+    model.graph.output.append(onnx.helper.make_tensor_value_info(inner, onnx.TensorProto.FLOAT, None))
     options = ort.SessionOptions()
     options.intra_op_num_threads = 2
     session = ort.InferenceSession(model.SerializeToString(), options)
@@ -74,7 +77,7 @@ def states(texts):
         for r, i in enumerate(part):
             x[r, :len(ids[i])] = ids[i]
             mask[r, :len(ids[i])] = 1
-        s = session.run([INNER], {'input_ids': x, 'attention_mask': mask})[0]
+        s = session.run([inner], {'input_ids': x, 'attention_mask': mask})[0]
         for r, i in enumerate(part):
             out[i] = s[r, :len(ids[i])].astype(np.float16)
         if b % 25600 == 0:
@@ -176,7 +179,7 @@ def main(rows_dir, out_dir, package):
     os.makedirs(out_dir, exist_ok=True)
     export(model, out_dir, rows_dir)
     with open(os.path.join(out_dir, 'tuned.json'), 'w') as f:
-        json.dump({'encoderOutput': f'layer_{12 - TUNED}', 'settings': SETTINGS, 'rows': len(rows)}, f)
+        json.dump({'encoderOutput': OUTPUT, 'settings': SETTINGS, 'rows': len(rows)}, f)
 
 
 if __name__ == '__main__':

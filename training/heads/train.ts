@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { Head, type HeadSpec } from '../../lib/text/heads/head.js'
-import { OPS, type OpSpec } from '../specs/ops.js'
+import { OPS, type OpSpec, type Validation } from '../specs/ops.js'
 import { argmax, confusion, ece, fitCalibration, fitsTemperature } from '../trainers/scores.js'
 import { fitHead, type FitOptions } from './fit.js'
 import { trainingEncoder } from './embed.js'
@@ -46,6 +46,23 @@ export function headRows (op: string, spec: OpSpec, multiLabel: boolean) {
   return { data, other, index, rows, y, weights }
 }
 
+/** a validation set's metric and, on the half that did not fit the temperature, its calibration error (logged) */
+export function scoreSet (v: Validation, probs: number[][], gold: number[], labels: number, multiLabel: boolean) {
+  const m = confusion(
+    gold.map(g => Math.max(0, g)),
+    probs.map(argmax),
+    labels
+  )
+  const value = v.metric.score(m, probs, gold)
+  const halfP = probs.filter((_, i) => !fitsTemperature(v.rows[i]!.text))
+  const halfG = gold.filter((_, i) => !fitsTemperature(v.rows[i]!.text))
+  const cal = multiLabel || v.calibration === false ? NaN : ece(halfP, halfG)
+  const eceNote = Number.isNaN(cal) ? '' : `  ECE ${cal.toFixed(3)}`
+  log(`  ${v.name} (${v.split}, ${v.rows.length}): ${v.metric.name} ${value.toFixed(3)}${eceNote}`)
+  const baseline = v.metric.baseline === undefined ? {} : { baseline: v.metric.baseline }
+  return { dataset: v.name, split: v.split, metric: v.metric.name, value: Number(value.toFixed(4)), ...baseline }
+}
+
 export async function trainHead (op: string, spec: OpSpec, fit: FitOptions): Promise<string> {
   const { dir: encoderDir, encoder, cache } = await trainingEncoder()
   const { data, other, index, rows, y, weights } = headRows(op, spec, fit.multiLabel)
@@ -79,24 +96,9 @@ export async function trainHead (op: string, spec: OpSpec, fit: FitOptions): Pro
   const { temperature } = fitCalibration(fitLogits, fitGold, fit.multiLabel, undefined, false)
   const headSpec: HeadSpec = { layers: fitted.layers, temperature, multiLabel: fit.multiLabel }
   const head = new Head(headSpec, fitted.weights)
-  const metrics: Trained['metrics'] = []
-  for (const { v, vectors, gold } of sets) {
-    const probs = vectors.map(vec => head.scores(vec))
-    const m = confusion(
-      gold.map(g => Math.max(0, g)),
-      probs.map(argmax),
-      spec.labels.length
-    )
-    const value = v.metric.score(m, probs, gold)
-    const halfP = probs.filter((_, i) => !fitsTemperature(v.rows[i]!.text))
-    const halfG = gold.filter((_, i) => !fitsTemperature(v.rows[i]!.text))
-    const cal = fit.multiLabel || v.calibration === false ? NaN : ece(halfP, halfG)
-    const eceNote = Number.isNaN(cal) ? '' : `  ECE ${cal.toFixed(3)}`
-    log(`  ${v.name} (${v.split}, ${v.rows.length}): ${v.metric.name} ${value.toFixed(3)}${eceNote}`)
-    const baseline = v.metric.baseline === undefined ? {} : { baseline: v.metric.baseline }
-    const rounded = Number(value.toFixed(4))
-    metrics.push({ dataset: v.name, split: v.split, metric: v.metric.name, value: rounded, ...baseline })
-  }
+  const metrics = sets.map(({ v, vectors, gold }) =>
+    scoreSet(v, vectors.map(vec => head.scores(vec)), gold, spec.labels.length, fit.multiLabel)
+  )
   log(`${op}: temperature ${temperature.toFixed(3)}`)
   const out = writeHead(op, spec, fit, {
     head: headSpec,

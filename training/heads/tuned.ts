@@ -11,10 +11,10 @@ import { loadEncoderTunedHead } from '../../lib/text/heads/tuned.js'
 import { softmax } from '../../lib/text/heads/head.js'
 import type { ModelManifest } from '../../schemas/model-manifest.js'
 import { OPS } from '../specs/ops.js'
-import { argmax, confusion, ece, fitCalibration, fitsTemperature } from '../trainers/scores.js'
+import { fitCalibration, fitsTemperature } from '../trainers/scores.js'
 import { latest, STORE } from '../readers/store.js'
 import { options } from '../readers/options.js'
-import { headRows, SPEC_OF } from './train.js'
+import { headRows, scoreSet, SPEC_OF } from './train.js'
 
 const ENCODED = 'read by the text encoder (lib/text/encoder/)'
 
@@ -28,7 +28,7 @@ const log = (s: string): void => {
 export async function trainTuned (name: string): Promise<string> {
   const spec = OPS[SPEC_OF[name] ?? name]
   if (spec === undefined) throw new Error(`no op spec for ${name}`)
-  const { rows, y, weights, data, other } = headRows(name, spec, false)
+  const { rows, y, weights, data, other, index } = headRows(name, spec, false)
   const scratch = join(import.meta.dirname, '..', 'data', 'tuned', name)
   mkdirSync(scratch, { recursive: true })
   const lines = rows.map((r, i) => JSON.stringify({ t: r.text, y: y[i], w: weights[i] }))
@@ -71,7 +71,6 @@ export async function trainTuned (name: string): Promise<string> {
     created: new Date().toISOString()
   }
   const sets = [...data.validation, ...(other?.validation ?? [])]
-  const index = new Map(spec.labels.map((l, i) => [l, i]))
   const raw = await loadEncoderTunedHead(out, manifest as unknown as ModelManifest, null, { imageMaxPixels: 0 })
   const scored = []
   const fitLogits: number[][] = []
@@ -93,13 +92,7 @@ export async function trainTuned (name: string): Promise<string> {
   log(`${name}: temperature ${temperature.toFixed(3)}`)
   for (const { v, logp, gold } of scored) {
     const probs = logp.map(z => softmax(z.map(x => x / manifest.tuned.temperature)))
-    const m = confusion(gold.map(g => Math.max(0, g)), probs.map(argmax), spec.labels.length)
-    const value = Number(v.metric.score(m, probs, gold).toFixed(4))
-    const half = probs.map((_, i) => i).filter(i => !fitsTemperature(v.rows[i]!.text))
-    const cal = v.calibration === false ? NaN : ece(half.map(i => probs[i]!), half.map(i => gold[i]!))
-    log(`  ${v.name} (${v.split}, ${v.rows.length}): ${v.metric.name} ${value.toFixed(3)}  ECE ${cal.toFixed(3)}`)
-    const baseline = v.metric.baseline === undefined ? {} : { baseline: v.metric.baseline }
-    manifest.metrics.push({ dataset: v.name, split: v.split, metric: v.metric.name, value, ...baseline })
+    manifest.metrics.push(scoreSet(v, probs, gold, spec.labels.length, false))
   }
   writeFileSync(join(out, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n')
   return out
