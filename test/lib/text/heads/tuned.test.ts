@@ -22,7 +22,10 @@ t.test('the head the manifest names gives probabilities over its labels', async 
   const sums = (info.manifest as { checksums?: Record<string, string> }).checksums
   const sha = createHash('sha256').update(readFileSync(join(info.dir, 'head.onnx'))).digest('hex')
   t.equal(sha, sums?.['head.onnx'], 'head.onnx is the file the manifest names')
-  const texts = ['Das Essen war kalt und der Kellner unfreundlich.', 'Me encanta este teléfono, funciona de maravilla.']
+  const texts = [
+    'Das Essen war kalt und der Kellner unfreundlich.',
+    'Me encanta este teléfono, funciona de maravilla.'
+  ]
   const [de, es] = await model.predict(texts)
   for (const p of [de!, es!]) {
     t.equal(p.length, info.manifest.labels.length)
