@@ -130,11 +130,16 @@ t.test('/v4/intent and intent_batch answer from the blend of the CNN and the enc
     t.ok(INTENT_LABELS.every((l, i) => Math.abs(row[l]! - want[i]!) < 1e-6), JSON.stringify(row))
     t.ok(Math.abs(row.news! - cnn[k]![0]!) > 1e-6, 'not the CNN alone')
   })
+  // alone, a text's scores move a little from those it has in a batch (the int8 encoder scales each pass's
+  // activations by the pass: lib/text/heads/tuned.ts), its label not
+  const near = (a: Record<string, number>, b: Record<string, number>) =>
+    INTENT_LABELS.every(l => Math.abs(a[l]! - b[l]!) < 0.01) && argmax(a) === argmax(b)
   const one = await app.inject({ method: 'POST', url: '/v4/intent', payload: { api_key: KEY, text: texts[1] } })
-  t.same((one.json() as { intent: Record<string, number> }).intent, got[1], 'the single path answers the same')
+  t.ok(near((one.json() as { intent: Record<string, number> }).intent, got[1]!), 'the single path answers alike')
   const alike = await app.inject({ method: 'POST', url: '/v4/new/intent', payload: { api_key: KEY, text: texts[1] } })
-  t.same((alike.json() as { intent: Record<string, number> }).intent, got[1], '/v4/new/intent: the same scores')
+  t.ok(near((alike.json() as { intent: Record<string, number> }).intent, got[1]!), '/v4/new/intent: alike scores')
 })
+const argmax = (r: Record<string, number>) => INTENT_LABELS.reduce((a, b) => (r[b]! > r[a]! ? b : a))
 
 t.test('MODELS_OFF=intent-blend: intent from the CNN alone', async t => {
   const app = await buildWithRealModels(t, INTENT, { env: { MODELS_OFF: 'intent-blend' } })
