@@ -14,7 +14,7 @@ import { join } from 'node:path'
 import { calibrate, CALIBRATED } from './calibration/calibrate.js'
 import { calibrateLanguages, LANGUAGE_CALIBRATED } from './calibration/language.js'
 import { latest, STORE } from './readers/store.js'
-import { args, unknownFlags } from './readers/options.js'
+import { args, options, unknownFlags } from './readers/options.js'
 
 if (unknownFlags.length > 0) {
   process.stderr.write(`unknown option ${unknownFlags.join(' ')} (the options: docs/models/training-options.md)\n`)
@@ -95,7 +95,7 @@ function nerHead (): void {
   const out = join(folder, String(latest(folder) + 1))
   const script = join(import.meta.dirname, 'encoder', 'train_ner_head.py')
   const fr = join(import.meta.dirname, 'data', 'europeana-fr', 'enp_FR.bnf.bio')
-  const args = [script, join(import.meta.dirname, '..', '..', 'shared', 'datasets'), fr, out]
+  const args = [script, join(import.meta.dirname, '..', '..', 'shared', 'datasets'), fr, out, options.e5Package]
   const run = spawnSync('python3', args, { stdio: 'inherit' })
   if (run.status !== 0) process.exit(run.status ?? 1)
 }

@@ -40,7 +40,8 @@ def write_manifest(out_dir, settings):
         'version': int(os.path.basename(os.path.normpath(out_dir))),
         'kind': 'encoder-ner',
         'description': 'Named entities (name = person, group = organisation, place = location), from a '
-                       'bidirectional LSTM over a middle layer of the shared text encoder (model-store/text-encoder), '
+                       f"bidirectional LSTM over the shared text encoder's {settings['layer']} and its next "
+                       f"{settings['tuned_layers']} layers, tuned with the LSTM (model-store/text-encoder), "
                        'trained on English, Spanish, Dutch, German silver, social-media and French newspaper '
                        'sentences at once. Serves the languages it lists, chosen against the tagger (model-store/ner) '
                        'by npm run eval (docs/models/ner-multilingual.md).',
@@ -48,8 +49,10 @@ def write_manifest(out_dir, settings):
         'encoderOutput': settings['layer'],
         'labels': ['name', 'group', 'place'],
         'inputs': [{'name': 'states', 'dtype': 'float32', 'shape': [1, None, 384],
-                    'description': f"the encoder's state ({settings['layer']}) of each word's first piece "
-                                   '(lib/text/heads/ner.ts)'}],
+                    'description': f"the encoder's states ({settings['layer']}) of a sentence's tokens "
+                                   '(lib/text/heads/ner.ts)'},
+                   {'name': 'first', 'dtype': 'int64', 'shape': [None],
+                    'description': "the place of each word's first token among them"}],
         'outputs': [{'name': 'scores', 'dtype': 'float32', 'shape': [1, None, len(LABELS)],
                      'description': 'log-probabilities of ' + ' '.join(LABELS) + ' a word; decoded with the '
                                     "tagger's Viterbi, MISC not reported"}],
@@ -59,10 +62,11 @@ def write_manifest(out_dir, settings):
             'command': 'npm run train -- ner-multilingual',
             'seed': settings['seed'],
             'data': data,
-            'notes': f"Frozen encoder; BiLSTM {settings['hidden']} units a direction, {settings['epochs']} epochs, "
-                     'AdamW 2e-3, dropout '
-                     '0.2 (training/encoder/train_ner_head.py). Four in five GermEval dev sources train, the fifth is '
-                     'the German validation part.',
+            'notes': f"The encoder's {settings['tuned_layers']} layers after {settings['layer']} tuned (AdamW "
+                     f"{settings['lr_layers']}) with a BiLSTM of {settings['hidden']} units a direction (AdamW "
+                     f"{settings['lr_head']}), {settings['epochs']} epochs, warm-up {settings['warmup_steps']} steps "
+                     'then linear decay, dropout 0.2 (training/encoder/train_ner_head.py). Four in five GermEval dev '
+                     'sources train, the fifth is the German validation part.',
         },
         'metrics': metrics,
         'created': datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ'),

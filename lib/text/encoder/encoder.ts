@@ -172,9 +172,10 @@ export class TextEncoder {
   /**
    * The state of each word's first piece, for texts read word by word (EncoderTokenizer.wordIds):
    * [words, dims] a text, in one forward pass of up to maxBatch texts (no cache: token heads read
-   * each text once). `output`: the last layer's states, or an inner one's (spec.inner).
+   * each text once). `output`: the last layer's states, or an inner one's (spec.inner). `every`: the
+   * states of all its tokens instead, [ids, dims] a text, for a head that reads the words' places itself.
    */
-  async wordStates (texts: readonly WordIds[], output = 'token_states'): Promise<Float32Array[]> {
+  async wordStates (texts: readonly WordIds[], output = 'token_states', every = false): Promise<Float32Array[]> {
     const dims = this.spec.dims
     const out = new Array<Float32Array>(texts.length)
     // by length, so that a pass pads little
@@ -185,9 +186,10 @@ export class TextEncoder {
       const batch = this.tokenizer.batch(part.map(i => (texts[i] as WordIds).ids))
       const states = await this.states(batch, output)
       part.forEach((i, row) => {
-        const { first } = texts[i] as WordIds
-        const words = new Float32Array(first.length * dims)
-        first.forEach((j, w) => {
+        const { ids, first } = texts[i] as WordIds
+        const places = every ? ids.map((_, j) => j) : first
+        const words = new Float32Array(places.length * dims)
+        places.forEach((j, w) => {
           const from = (row * batch.width + j) * dims
           words.set(states.subarray(from, from + dims), w * dims)
         })

@@ -3,8 +3,11 @@
 // sentence is read by the encoder word by word, and the state of each word's first piece (in the layer the
 // manifest's encoderOutput names: a middle one tags better than the last) goes to the head, a bidirectional
 // LSTM (head.onnx, training/encoder/train_ner_head.py) that gives each word its log-probabilities over the
-// tagger's BIOES labels. The tagger's Viterbi and marginals
+// tagger's BIOES labels. A head with an input `first` reads the states of all the sentence's tokens and the
+// places of its words' first pieces: it runs the encoder's next layers, tuned with it, before its LSTM.
+// The tagger's Viterbi and marginals
 // (lib/text/ner/tagger.ts decode, no learned transitions) turn them into spans with a confidence.
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import * as ort from 'onnxruntime-node'
 import type { LoadedModel, LoaderContext } from '../../serving/loaded-model.js'
@@ -14,6 +17,8 @@ import { NUM_LABELS } from '../ner/labels.js'
 import { Scratch } from '../ner/decode.js'
 import { MAX_CHARS, decode, type Decoding, type Entity, type NerInput } from '../ner/tagger.js'
 import type { WordIds } from '../encoder/tokenizer.js'
+import { int8Saturates } from '../encoder/encoder.js'
+import { withUnsignedWeights } from '../encoder/graph.js'
 import { encoderOf } from './classifier.js'
 
 const SENTENCE_END = new Set(['.', '!', '?', '。', '！', '？'])
@@ -53,7 +58,10 @@ export async function loadEncoderNer (
   ctx: LoaderContext
 ): Promise<LoadedModel<NerInput | string, Entity[]>> {
   const encoder = await encoderOf(dir, manifest, ctx)
-  const head = await ort.InferenceSession.create(join(dir, 'head.onnx'), { intraOpNumThreads: 1, interOpNumThreads: 1 })
+  const bytes = await readFile(join(dir, 'head.onnx'))
+  const graph = int8Saturates() ? withUnsignedWeights(bytes) : bytes
+  const head = await ort.InferenceSession.create(graph, { intraOpNumThreads: 1, interOpNumThreads: 1 })
+  const tuned = head.inputNames.includes('first')
   const dims = encoder.dims
   const layer = (manifest as { encoderOutput?: string }).encoderOutput ?? 'token_states'
   // the head's scores are log-probabilities: no transitions to add, no temperature
@@ -64,8 +72,12 @@ export async function loadEncoderNer (
   }
   const scratch = new Scratch()
 
-  async function scores (states: Float32Array, words: number): Promise<Float32Array> {
-    const out = await head.run({ states: new ort.Tensor('float32', states, [1, words, dims]) })
+  async function scores (states: Float32Array, first: readonly number[]): Promise<Float32Array> {
+    const feeds: Record<string, ort.Tensor> = {
+      states: new ort.Tensor('float32', states, [1, states.length / dims, dims])
+    }
+    if (tuned) feeds.first = new ort.Tensor('int64', BigInt64Array.from(first, BigInt), [first.length])
+    const out = await head.run(feeds)
     const s = out.scores
     if (s === undefined) throw new Error(`${manifest.name}: the head gave no scores`)
     return s.data as Float32Array
@@ -82,11 +94,11 @@ export async function loadEncoderNer (
       )
     )
     // every sentence of every text in the encoder's passes together
-    const states = await encoder.wordStates(parts, layer)
+    const states = await encoder.wordStates(parts, layer, tuned)
     const E = toks.map(t => outside(t.length))
     for (const [k, part] of parts.entries()) {
       const rows = E[part.text] as Float32Array
-      rows.set(await scores(states[k] as Float32Array, part.first.length), part.from * NUM_LABELS)
+      rows.set(await scores(states[k] as Float32Array, part.first), part.from * NUM_LABELS)
     }
     return items.map((x, i) => decode(x.text, toks[i] as Token[], E[i] as Float32Array, 0, decoding, scratch))
   }

@@ -149,3 +149,16 @@ t.test('word states: one row of the encoder per word, the same alone and in a ba
   for (let w = 0; w < words.length; w++) t.ok(cos(row(alone!, w), row(together!, w)) > 0.98, `${words[w]} in a batch`)
   t.ok(cos(row(alone!, 0), row(alone!, 3)) < 0.95, 'two words, two states')
 })
+
+t.test("word states of every token: a row a piece, the words' first pieces among them", async t => {
+  const enc = await loadEncoder(DIR, { threads: 2, maxBatch: 8, cacheSize: 100 })
+  const words = enc.tokenizer.wordIds(['Angela', 'Merkel', 'besuchte', 'Paris', '.'])
+  const [firsts] = await enc.wordStates([words], 'token_states')
+  const [every] = await enc.wordStates([words], 'token_states', true)
+  t.equal(every!.length, words.ids.length * enc.dims, 'every token, the special ones included')
+  t.ok(words.ids.length > words.first.length)
+  words.first.forEach((j, w) => {
+    const row = every!.subarray(j * enc.dims, (j + 1) * enc.dims)
+    t.same(Array.from(row), Array.from(firsts!.subarray(w * enc.dims, (w + 1) * enc.dims)), `word ${w}`)
+  })
+})
