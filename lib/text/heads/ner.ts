@@ -1,10 +1,9 @@
 // The loader of kind encoder-ner: named entities from the shared text encoder. A text is cut into
 // the words of the tagger (lib/text/ner/features.ts tokenize, UTF-16 offsets) and into sentences; each
-// sentence is read by the encoder word by word, and the state of each word's first piece (in the layer the
-// manifest's encoderOutput names: a middle one tags better than the last) goes to the head, a bidirectional
-// LSTM (head.onnx, training/encoder/train_ner_head.py) that gives each word its log-probabilities over the
-// tagger's BIOES labels. A head with an input `first` reads the states of all the sentence's tokens and the
-// places of its words' first pieces: it runs the encoder's next layers, tuned with it, before its LSTM.
+// sentence is read by the encoder word by word, and the states of its tokens (in the layer the manifest's
+// encoderOutput names: a middle one tags better than the last) go to the head with the places of its words'
+// first pieces (head.onnx, training/encoder/train_ner_head.py): the encoder's next layers, tuned with it, then
+// a bidirectional LSTM that gives each word its log-probabilities over the tagger's BIOES labels.
 // The tagger's Viterbi and marginals
 // (lib/text/ner/tagger.ts decode, no learned transitions) turn them into spans with a confidence.
 import { readFile } from 'node:fs/promises'
@@ -61,7 +60,6 @@ export async function loadEncoderNer (
   const bytes = await readFile(join(dir, 'head.onnx'))
   const graph = int8Saturates() ? withUnsignedWeights(bytes) : bytes
   const head = await ort.InferenceSession.create(graph, { intraOpNumThreads: 1, interOpNumThreads: 1 })
-  const tuned = head.inputNames.includes('first')
   const dims = encoder.dims
   const layer = (manifest as { encoderOutput?: string }).encoderOutput ?? 'token_states'
   // the head's scores are log-probabilities: no transitions to add, no temperature
@@ -73,11 +71,10 @@ export async function loadEncoderNer (
   const scratch = new Scratch()
 
   async function scores (states: Float32Array, first: readonly number[]): Promise<Float32Array> {
-    const feeds: Record<string, ort.Tensor> = {
-      states: new ort.Tensor('float32', states, [1, states.length / dims, dims])
-    }
-    if (tuned) feeds.first = new ort.Tensor('int64', BigInt64Array.from(first, BigInt), [first.length])
-    const out = await head.run(feeds)
+    const out = await head.run({
+      states: new ort.Tensor('float32', states, [1, states.length / dims, dims]),
+      first: new ort.Tensor('int64', BigInt64Array.from(first, BigInt), [first.length])
+    })
     const s = out.scores
     if (s === undefined) throw new Error(`${manifest.name}: the head gave no scores`)
     return s.data as Float32Array
@@ -94,7 +91,7 @@ export async function loadEncoderNer (
       )
     )
     // every sentence of every text in the encoder's passes together
-    const states = await encoder.wordStates(parts, layer, tuned)
+    const states = await encoder.wordStates(parts, layer, true)
     const E = toks.map(t => outside(t.length))
     for (const [k, part] of parts.entries()) {
       const rows = E[part.text] as Float32Array
