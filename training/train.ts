@@ -68,7 +68,9 @@ const MODELS = [
   'sarcasm-head',
   'sarcasm-blend',
   'new_intent-head',
-  'new_intent-blend'
+  'new_intent-blend',
+  'emotion-head',
+  'emotion-blend'
 ]
 if (op === undefined || !MODELS.includes(op)) {
   const other = 'calibrate <model>; label <model> <texts file>'
@@ -78,7 +80,8 @@ if (op === undefined || !MODELS.includes(op)) {
 }
 // the models on the text encoder: a head's trainer (training/heads/)
 // the heads named after another op's spec (training/heads/train.ts SPEC_OF)
-const ON_SPEC_OF = ['sentiment-multilingual', 'emotion-multilingual', 'intent-head', 'sarcasm-head', 'new_intent-head']
+const ON_SPEC_OF = ['sentiment-multilingual', 'emotion-multilingual', 'intent-head', 'sarcasm-head', 'new_intent-head',
+  'emotion-head']
 const { TUNED } = await import('./heads/tuned.js')
 if (op === 'similarity') await (await import('./heads/similarity.js')).main()
 else if (TUNED.includes(op)) process.stderr.write(`wrote ${await (await import('./heads/tuned.js')).trainTuned(op)}\n`)

@@ -176,8 +176,9 @@ function writeHead (op: string, spec: OpSpec, fit: FitOptions, r: Trained): stri
 export const SPEC_OF: Record<string, string> = {
   'sentiment-multilingual': 'sentiment',
   'emotion-multilingual': 'emotion',
-  // English heads over the encoder: members of intent-blend, sarcasm-blend and new_intent-blend
+  // English heads over the encoder: members of intent-blend, sarcasm-blend, new_intent-blend and emotion-blend
   'intent-head': 'intent',
+  'emotion-head': 'emotion',
   'sarcasm-head': 'sarcasm',
   'new_intent-head': 'new_intent'
 }
