@@ -9,6 +9,7 @@ export default async function emotion (fastify: FastifyInstance) {
   const fromOutputs = labelled(EMOTION_LABELS)
   textOperation(fastify, {
     op: 'emotion',
+    preferred: ['emotion-blend'],
     model: 'emotion',
     summary: 'Emotion of a text: Fear, Happy, Angry, Sad, Excited and Bored scores',
     batch: true,

@@ -188,3 +188,27 @@ t.test('/v4/new/intent with query=feedback answers the feedback split from the b
   const alone = (plain.json() as { feedback: Record<string, number> }).feedback
   t.same(labels.map(l => alone[l]), cnn, 'MODELS_OFF=new_intent-blend: the word-order model alone')
 })
+
+t.test('/v4/emotion answers English from the blend (CNN 0.6, tuned head 0.4); German as without it', async t => {
+  const names = ['emotion', 'emotion-head', 'emotion-multilingual', 'text-encoder', 'emotion-blend']
+  const app = await buildWithRealModels(t, names)
+  const off = await buildWithRealModels(t, names, { env: { MODELS_OFF: 'emotion-blend' } })
+  const ask = async (on: typeof app, text: string, lang: string) => {
+    const payload = { api_key: KEY, text, lang_code: lang }
+    const res = await on.inject({ method: 'POST', url: '/v4/emotion', payload })
+    t.equal(res.statusCode, 200)
+    return (res.json() as { emotion: Record<string, number> }).emotion
+  }
+  const text = 'I cannot believe they cancelled my flight again, I am furious.'
+  const got = await ask(app, text, 'en')
+  const [cnn] = (await app.models.get('emotion')!.predict([text])) as number[][]
+  const [head] = (await app.models.get('emotion-head')!.predict([text])) as number[][]
+  const blend = app.models.get('emotion-blend')!
+  const want = pool([cnn!, head!], [0.6, 0.4], blendOf(blend.manifest)!.temperature)
+  const labels = blend.manifest.labels
+  t.ok(labels.every((l, i) => Math.abs(got[l]! - want[i]!) < 1e-6), JSON.stringify(got))
+  t.ok(Math.abs(got[labels[0]!]! - cnn![0]!) > 1e-6, 'not the CNN alone')
+  t.same(await ask(off, text, 'en'), Object.fromEntries(labels.map((l, i) => [l, cnn![i]])), 'off: the CNN')
+  const german = 'Ich habe solche Angst vor der Prüfung morgen.'
+  t.same(await ask(app, german, 'de'), await ask(off, german, 'de'), 'German: emotion-multilingual either way')
+})
