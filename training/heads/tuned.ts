@@ -19,7 +19,7 @@ import { headRows, scoreSet, SPEC_OF } from './train.js'
 const ENCODED = 'read by the text encoder (lib/text/encoder/)'
 
 /** the models trained by tuning the encoder's top layers */
-export const TUNED = ['sentiment-multilingual', 'intent-head', 'emotion-head']
+export const TUNED = ['sentiment-multilingual', 'intent-head', 'emotion-head', 'sarcasm-head']
 
 const log = (s: string): void => {
   process.stderr.write(s + '\n')
